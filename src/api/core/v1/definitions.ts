@@ -1,0 +1,13 @@
+import { metaDefinitions } from "../../meta/schema.ts";
+import type { Definitions } from "../../schema/schema.ts";
+import { clusterDefinitions } from "./schema-cluster.ts";
+import { podTemplateDefinitions } from "./schema-pod-template.ts";
+import { workloadDefinitions } from "./schema-workloads.ts";
+
+/** Every named schema core/v1 defines, including the shared meta ones its kinds refer to. */
+export const coreV1Definitions: Definitions = {
+  ...metaDefinitions,
+  ...podTemplateDefinitions,
+  ...workloadDefinitions,
+  ...clusterDefinitions,
+};

@@ -1,0 +1,26 @@
+/** core/v1: the served kinds and their definitions. */
+import type { KindDefinition } from "../../scheme.ts";
+import { bindingKind } from "./binding.ts";
+import { configMapKind } from "./config-map.ts";
+import { eventKind } from "./event.ts";
+import { namespaceKind } from "./namespace.ts";
+import { nodeKind } from "./node.ts";
+import { podKind } from "./pod.ts";
+import { replicationControllerKind } from "./replication-controller.ts";
+import { secretKind } from "./secret.ts";
+import { serviceKind } from "./service.ts";
+import { serviceAccountKind } from "./service-account.ts";
+
+/** Every core/v1 kind gantry serves, in discovery order. */
+export const coreV1Kinds: readonly KindDefinition[] = [
+  bindingKind,
+  configMapKind,
+  eventKind,
+  namespaceKind,
+  nodeKind,
+  podKind,
+  replicationControllerKind,
+  secretKind,
+  serviceAccountKind,
+  serviceKind,
+] as readonly KindDefinition[];

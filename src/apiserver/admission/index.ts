@@ -1,0 +1,10 @@
+export {
+  type AdmissionAttributes,
+  AdmissionChain,
+  type AdmissionDecision,
+  type AdmissionOperation,
+  type AdmissionPlugin,
+  admit,
+  type ObjectReader,
+  type UserInfo,
+} from "./admission.ts";

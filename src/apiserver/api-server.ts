@@ -1,0 +1,167 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Registry } from "prom-client";
+import type { KindDefinition, KubeObject } from "../api/index.ts";
+import type { Storage } from "../storage/index.ts";
+import type { Clock, JsonObject, Logger, Random } from "../util/index.ts";
+import { AdmissionChain, type AdmissionPlugin, type ObjectReader } from "./admission/index.ts";
+import { newNamespaceLifecycle } from "./admission/plugins/namespace-lifecycle.ts";
+import { newPriority } from "./admission/plugins/priority.ts";
+import type { Authenticator } from "./authn.ts";
+import { updateManagedFields } from "./fieldmanager/index.ts";
+import type { ProtobufDecoder } from "./http/body.ts";
+import { type ApiServerMetrics, newApiServerMetrics } from "./metrics.ts";
+import { decodeProtobufObject } from "./protobuf/index.ts";
+import { builtInStrategies } from "./registry/builtin-strategies.ts";
+import type { Store } from "./registry/generic/store.ts";
+import { ResourceRegistry } from "./registry/resource-registry.ts";
+import { newHttpHandler } from "./server.ts";
+import { Tables } from "./tables.ts";
+import { WatchCache } from "./watch-cache/index.ts";
+
+export interface ApiServerOptions {
+  readonly storage: Storage;
+  readonly clock: Clock;
+  readonly random: Random;
+  readonly logger: Logger;
+  readonly authenticate: Authenticator;
+  /** Every built-in kind to serve. */
+  readonly kinds: readonly KindDefinition[];
+  readonly qosClassOf: (pod: KubeObject) => string;
+  readonly defaultTolerations?: (pod: KubeObject) => unknown[];
+  readonly generateJobSelector?: (job: KubeObject, uid: string) => void;
+  /** Admission plugins after the built-in ones (gang, queueing), in order. */
+  readonly extraAdmission?: (reader: ObjectReader) => readonly AdmissionPlugin[];
+  /** Where metrics go; other components may share the registry. @default a new Registry */
+  readonly metricsRegistry?: Registry;
+  /** @default 60000 */
+  readonly bookmarkIntervalMs?: number;
+  /** @default 10000 */
+  readonly watchHistorySize?: number;
+}
+
+const root = "/registry/";
+
+/**
+ * The API server: registry, watch cache, admission and HTTP handling, without a socket. `cmd/`
+ * binds it to a listener.
+ */
+export class ApiServer {
+  readonly registry: ResourceRegistry;
+  readonly cache: WatchCache;
+  readonly tables = new Tables();
+  readonly metrics: ApiServerMetrics;
+  readonly reader: ObjectReader;
+  readonly #options: ApiServerOptions;
+  readonly #shutdown = new AbortController();
+  #ready = false;
+  #address = "127.0.0.1:6443";
+
+  constructor(options: ApiServerOptions) {
+    this.#options = options;
+    this.cache = new WatchCache(options.storage, options.logger, {
+      root,
+      historySize: options.watchHistorySize ?? 10_000,
+    });
+    this.reader = this.#newReader();
+    const admission = new AdmissionChain([
+      newNamespaceLifecycle(this.reader),
+      newPriority(this.reader),
+      ...(options.extraAdmission?.(this.reader) ?? []),
+    ]);
+    this.registry = new ResourceRegistry({
+      storage: options.storage,
+      clock: options.clock,
+      random: options.random,
+      admission,
+      fields: {
+        update: (input) =>
+          updateManagedFields({
+            live: input.live as unknown as JsonObject | undefined,
+            updated: input.updated as unknown as JsonObject,
+            manager: input.manager,
+            apiVersion: input.apiVersion,
+            time: input.time,
+            schema: input.schema,
+            ...(input.subresource === "" ? {} : { subresource: input.subresource }),
+          }),
+      },
+      root,
+    });
+    this.metrics = newApiServerMetrics(options.metricsRegistry ?? new Registry());
+    const strategies = builtInStrategies({
+      qosClassOf: options.qosClassOf,
+      ...(options.defaultTolerations === undefined
+        ? {}
+        : { defaultTolerations: options.defaultTolerations }),
+      ...(options.generateJobSelector === undefined
+        ? {}
+        : { generateJobSelector: options.generateJobSelector }),
+    });
+    for (const definition of options.kinds) {
+      this.registry.add({
+        definition,
+        strategy: strategies.get(`${definition.group}/${definition.resource}`) ?? {},
+      });
+    }
+  }
+
+  /** Whether the cache is loaded and bootstrap objects exist. */
+  get ready(): boolean {
+    return this.#ready;
+  }
+
+  setAddress(address: string): void {
+    this.#address = address;
+  }
+
+  /** The request listener for `http.createServer`. */
+  handler(): (req: IncomingMessage, res: ServerResponse) => void {
+    return newHttpHandler({
+      registry: this.registry,
+      cache: this.cache,
+      storage: this.#options.storage,
+      registryRoot: root,
+      clock: this.#options.clock,
+      random: this.#options.random,
+      tables: this.tables,
+      protobuf: decodeProtobufObject as ProtobufDecoder,
+      bookmarkIntervalMs: this.#options.bookmarkIntervalMs ?? 60_000,
+      shutdown: this.#shutdown.signal,
+      logger: this.#options.logger,
+      metrics: this.metrics,
+      authenticate: this.#options.authenticate,
+      address: () => this.#address,
+      isReady: () => this.#ready,
+    });
+  }
+
+  /** Loads the watch cache; resolves once ready. The cache follows storage until `signal`. */
+  async start(signal: AbortSignal): Promise<{ done: Promise<void> }> {
+    signal.addEventListener("abort", () => this.#shutdown.abort(), { once: true });
+    let markLoaded: () => void = () => undefined;
+    const loaded = new Promise<void>((resolve) => {
+      markLoaded = resolve;
+    });
+    const done = this.cache.start(signal, markLoaded);
+    await Promise.race([loaded, done]);
+    this.#ready = true;
+    return { done };
+  }
+
+  /** The store of a built-in or custom resource. */
+  store(group: string, version: string, resource: string): Store | undefined {
+    return this.registry.lookup(group, version, resource);
+  }
+
+  #newReader(): ObjectReader {
+    return {
+      get: (segment, namespace, name) => {
+        const key =
+          namespace === "" ? `${root}${segment}/${name}` : `${root}${segment}/${namespace}/${name}`;
+        return this.cache.resource(segment).get(key)?.object as JsonObject | undefined;
+      },
+      list: (segment, namespace) =>
+        [...this.cache.resource(segment).list(namespace)].map((c) => c.object),
+    };
+  }
+}

@@ -1,0 +1,78 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { KubeObject } from "../../api/index.ts";
+import type { Storage } from "../../storage/index.ts";
+import type { Clock, JsonObject, Random } from "../../util/index.ts";
+import type { UserInfo } from "../admission/index.ts";
+import type { ProtobufDecoder } from "../http/body.ts";
+import type { ResourceRequest } from "../http/request-info.ts";
+import type { Store } from "../registry/generic/store.ts";
+import type { ResourceRegistry } from "../registry/resource-registry.ts";
+import type { WatchCache } from "../watch-cache/index.ts";
+
+/** Turns objects into a `meta.k8s.io/v1` Table for one kind. */
+export interface TableConverter {
+  /**
+   * The Table for `objects`. `withColumns` is false for watch events after the first, which
+   * carry `columnDefinitions: null`.
+   */
+  convert(
+    store: Store,
+    objects: readonly JsonObject[],
+    options: {
+      readonly now: Date;
+      readonly includeObject: string;
+      readonly withColumns: boolean;
+      readonly listMeta?: {
+        resourceVersion?: string;
+        continue?: string;
+        remainingItemCount?: number;
+      };
+    },
+  ): JsonObject;
+}
+
+/** The parts every resource handler needs, wired once by the server. */
+export interface HandlerDeps {
+  readonly registry: ResourceRegistry;
+  readonly storage: Storage;
+  /** The storage root every key lives under, ending in `/`. */
+  readonly registryRoot: string;
+  readonly cache: WatchCache;
+  readonly clock: Clock;
+  readonly random: Random;
+  readonly tables: TableConverter;
+  readonly protobuf: ProtobufDecoder;
+  /** Bookmark period for watches that allow bookmarks. */
+  readonly bookmarkIntervalMs: number;
+  /** Signal that aborts on server shutdown: open watches end. */
+  readonly shutdown: AbortSignal;
+}
+
+/** One resource request in flight. */
+export interface RequestScope {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly info: ResourceRequest;
+  readonly query: URLSearchParams;
+  readonly store: Store;
+  readonly user: UserInfo;
+  readonly warnings: string[];
+}
+
+/** Upstream's `apiVersion` for a store's kind. */
+export function apiVersionOfStore(store: Store): string {
+  const d = store.entry.definition;
+  return d.group === "" ? d.version : `${d.group}/${d.version}`;
+}
+
+/** Typed view of a decoded object. */
+export function asObject(value: Record<string, unknown>): KubeObject {
+  if (
+    typeof value["metadata"] !== "object" ||
+    value["metadata"] === null ||
+    Array.isArray(value["metadata"])
+  ) {
+    value["metadata"] = {};
+  }
+  return value as KubeObject;
+}

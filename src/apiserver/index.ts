@@ -1,0 +1,7 @@
+export { ApiServer, type ApiServerOptions } from "./api-server.ts";
+export {
+  type Authenticator,
+  anonymousUser,
+  newAnonymousAuthenticator,
+  newTokenAuthenticator,
+} from "./authn.ts";

@@ -1,0 +1,70 @@
+import {
+  daemonSetPrinter,
+  deploymentPrinter,
+  replicaSetPrinter,
+  statefulSetPrinter,
+} from "./apps.ts";
+import {
+  jobPrinter,
+  leasePrinter,
+  podDisruptionBudgetPrinter,
+  priorityClassPrinter,
+} from "./batch-policy.ts";
+import {
+  configMapPrinter,
+  namespacePrinter,
+  replicationControllerPrinter,
+  secretPrinter,
+  serviceAccountPrinter,
+  servicePrinter,
+} from "./core.ts";
+import { defaultPrinter } from "./default-printer.ts";
+import { eventPrinter } from "./event.ts";
+import { podGroupPrinter, workloadPrinter } from "./gantry.ts";
+import { nodePrinter } from "./node.ts";
+import { podPrinter } from "./pod.ts";
+import type { TablePrinter } from "./table.ts";
+
+/** The registry key of a resource: `"<group>/<resource>"`, core group empty (`"/pods"`). */
+export function printerKey(group: string, resource: string): string {
+  return `${group}/${resource}`;
+}
+
+/**
+ * The printers of the built-in resources, keyed by `printerKey(group, resource)`. Resources not
+ * listed use `defaultPrinter`; custom resources use `crdPrinter(columns)`. Returns a new map on
+ * each call.
+ */
+export function builtInPrinters(): ReadonlyMap<string, TablePrinter> {
+  return new Map<string, TablePrinter>([
+    ["/pods", podPrinter],
+    ["/nodes", nodePrinter],
+    ["/namespaces", namespacePrinter],
+    ["/configmaps", configMapPrinter],
+    ["/secrets", secretPrinter],
+    ["/services", servicePrinter],
+    ["/serviceaccounts", serviceAccountPrinter],
+    ["/events", eventPrinter],
+    ["/replicationcontrollers", replicationControllerPrinter],
+    ["apps/deployments", deploymentPrinter],
+    ["apps/replicasets", replicaSetPrinter],
+    ["apps/statefulsets", statefulSetPrinter],
+    ["apps/daemonsets", daemonSetPrinter],
+    ["batch/jobs", jobPrinter],
+    ["policy/poddisruptionbudgets", podDisruptionBudgetPrinter],
+    ["coordination.k8s.io/leases", leasePrinter],
+    ["scheduling.k8s.io/priorityclasses", priorityClassPrinter],
+    ["scheduling.k8s.io/workloads", workloadPrinter],
+    ["scheduling.k8s.io/podgroups", podGroupPrinter],
+    ["apiextensions.k8s.io/customresourcedefinitions", defaultPrinter],
+  ]);
+}
+
+/** The printer for a resource: its built-in one, else the default convertor. */
+export function printerFor(
+  printers: ReadonlyMap<string, TablePrinter>,
+  group: string,
+  resource: string,
+): TablePrinter {
+  return printers.get(printerKey(group, resource)) ?? defaultPrinter;
+}

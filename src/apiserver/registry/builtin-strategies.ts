@@ -1,0 +1,113 @@
+import type { DeleteOptions, KubeObject } from "../../api/index.ts";
+import { rfc3339 } from "../../util/index.ts";
+import type { Strategy } from "./generic/strategy.ts";
+
+interface PodLike {
+  spec?: { nodeName?: string; terminationGracePeriodSeconds?: number };
+  status?: { phase?: string };
+}
+
+/** Pods: graceful deletion, binding and eviction, and a Pending status on create. */
+export function podStrategy(
+  qosClassOf: (pod: KubeObject) => string,
+  defaultTolerations?: (pod: KubeObject) => unknown[],
+): Strategy {
+  return {
+    gracefulDeletion: true,
+    returnDeletedObject: true,
+    subresources: ["binding", "eviction"],
+    prepareForCreate(pod) {
+      pod["status"] = { phase: "Pending", qosClass: qosClassOf(pod) };
+      // DefaultTolerationSeconds: tolerate not-ready and unreachable nodes for 300 s.
+      if (defaultTolerations !== undefined) {
+        (pod["spec"] as { tolerations?: unknown[] }).tolerations = defaultTolerations(pod);
+      }
+    },
+    gracePeriodSeconds(obj: KubeObject, options: DeleteOptions) {
+      const pod = obj as PodLike;
+      // Unscheduled and finished pods have nothing to stop: they go at once.
+      if ((pod.spec?.nodeName ?? "") === "") return 0;
+      const phase = pod.status?.phase;
+      if (phase === "Succeeded" || phase === "Failed") return 0;
+      return options.gracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
+    },
+  };
+}
+
+/** Namespaces: Terminating while their contents go, finalized through `/finalize`. */
+export const namespaceStrategy: Strategy = {
+  returnDeletedObject: true,
+  subresources: ["finalize"],
+  prepareForCreate(ns) {
+    const spec = (ns["spec"] ?? {}) as { finalizers?: string[] };
+    spec.finalizers ??= ["kubernetes"];
+    ns["spec"] = spec;
+    ns["status"] = { phase: "Active" };
+  },
+  prepareForUpdate(ns) {
+    if (ns.metadata.deletionTimestamp !== undefined) {
+      ns["status"] = { ...((ns["status"] ?? {}) as object), phase: "Terminating" };
+    }
+  },
+};
+
+/** The finalizer that keeps a CRD until its custom resources are gone. */
+export const crdCleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io";
+
+/** CRDs: Established and NamesAccepted at once, and cleanup of their objects on delete. */
+export const crdStrategy: Strategy = {
+  returnDeletedObject: true,
+  prepareForCreate(crd, context) {
+    const spec = (crd["spec"] ?? {}) as {
+      names?: Record<string, unknown>;
+      versions?: { name: string; storage?: boolean }[];
+    };
+    const now = rfc3339(context.clock.now());
+    const storage = spec.versions?.find((v) => v.storage === true)?.name;
+    crd["status"] = {
+      conditions: [
+        {
+          type: "NamesAccepted",
+          status: "True",
+          lastTransitionTime: now,
+          reason: "NoConflicts",
+          message: "no conflicts found",
+        },
+        {
+          type: "Established",
+          status: "True",
+          lastTransitionTime: now,
+          reason: "InitialNamesAccepted",
+          message: "the initial names have been accepted",
+        },
+      ],
+      acceptedNames: spec.names ?? {},
+      storedVersions: storage === undefined ? [] : [storage],
+    };
+    const finalizers = new Set(crd.metadata.finalizers ?? []);
+    finalizers.add(crdCleanupFinalizer);
+    crd.metadata.finalizers = [...finalizers];
+  },
+};
+
+/** Strategies for built-in resources that need more than the generic behaviour. */
+export function builtInStrategies(deps: {
+  qosClassOf: (pod: KubeObject) => string;
+  defaultTolerations?: (pod: KubeObject) => unknown[];
+  generateJobSelector?: (job: KubeObject, uid: string) => void;
+}): ReadonlyMap<string, Strategy> {
+  const job: Strategy =
+    deps.generateJobSelector === undefined
+      ? {}
+      : {
+          prepareForCreate(obj) {
+            deps.generateJobSelector?.(obj, obj.metadata.uid ?? "");
+          },
+        };
+  return new Map<string, Strategy>([
+    ["/pods", podStrategy(deps.qosClassOf, deps.defaultTolerations)],
+    ["/namespaces", namespaceStrategy],
+    ["apiextensions.k8s.io/customresourcedefinitions", crdStrategy],
+    ["batch/jobs", job],
+  ]);
+}

@@ -1,0 +1,482 @@
+import {
+  alreadyExists,
+  badRequest,
+  conflict,
+  type DeleteOptions,
+  type FieldErrorList,
+  FieldPath,
+  forbiddenField,
+  invalidObject,
+  type KubeObject,
+  type ManagedFieldsEntry,
+  notFound,
+  objectModifiedMessage,
+  type SchemaRoot,
+} from "../../../api/index.ts";
+import { type Storage, StorageError } from "../../../storage/index.ts";
+import { type Clock, type Random, rfc3339 } from "../../../util/index.ts";
+import type { AdmissionAttributes, AdmissionChain, UserInfo } from "../../admission/index.ts";
+import {
+  clone,
+  comparable,
+  fromStored,
+  generatedName,
+  hasFinalizers,
+  specOf,
+  toStored,
+} from "./object-meta.ts";
+import { keyOf, type ResourceEntry } from "./strategy.ts";
+
+/** Tracks `metadata.managedFields`; implemented by apiserver/fieldmanager. */
+export interface FieldManagement {
+  /** Entries after a non-apply write by `manager`. */
+  update(input: {
+    live: KubeObject | undefined;
+    updated: KubeObject;
+    manager: string;
+    subresource: string;
+    time: string;
+    apiVersion: string;
+    schema: SchemaRoot;
+  }): ManagedFieldsEntry[];
+}
+
+export interface StoreDeps {
+  readonly storage: Storage;
+  readonly clock: Clock;
+  readonly random: Random;
+  readonly admission: AdmissionChain;
+  readonly fields: FieldManagement;
+  /** The storage root, ending in `/`. */
+  readonly root: string;
+}
+
+/** Per-request context for writes. */
+export interface WriteContext {
+  readonly user: UserInfo;
+  readonly dryRun: boolean;
+  /** The manager recorded in managedFields. */
+  readonly fieldManager: string;
+  /** Warnings to return in `Warning` headers. */
+  readonly warnings: string[];
+  /** `""` for the main resource, `status` for the status subresource. */
+  readonly subresource: string;
+  /** Server-side apply has already computed `metadata.managedFields`. */
+  readonly managedFieldsComputed?: boolean;
+}
+
+/** Computes the next state from the current one (a private copy); may throw ApiError. */
+export type UpdateFn = (current: KubeObject) => KubeObject | Promise<KubeObject>;
+
+export interface DeleteResult {
+  readonly object: KubeObject;
+  /** True when the object is gone, false when deletion waits (finalizers, grace period). */
+  readonly deleted: boolean;
+}
+
+const maxConflictRetries = 16;
+
+/**
+ * The generic registry store (upstream's `genericregistry.Store`): create, get, update, delete
+ * over `Storage`, with defaulting, validation, admission, generation, status handling,
+ * finalizers, graceful deletion and managedFields. Reads for lists and watches go through the
+ * watch cache, not here.
+ */
+export class Store {
+  readonly entry: ResourceEntry;
+  readonly #deps: StoreDeps;
+
+  constructor(entry: ResourceEntry, deps: StoreDeps) {
+    this.entry = entry;
+    this.#deps = deps;
+  }
+
+  get #gr(): { group: string; resource: string } {
+    return { group: this.entry.definition.group, resource: this.entry.definition.resource };
+  }
+
+  key(namespace: string, name: string): string {
+    return keyOf(this.#deps.root, this.entry.definition, namespace, name);
+  }
+
+  /** The current object, or 404. */
+  async get(namespace: string, name: string): Promise<KubeObject> {
+    const found = await this.#deps.storage.get(this.key(namespace, name));
+    if (found === undefined) throw notFound(this.#gr, name);
+    return fromStored(found.value, found.revision);
+  }
+
+  /** Creates `obj` (a private copy) in `namespace`. */
+  async create(namespace: string, obj: KubeObject, context: WriteContext): Promise<KubeObject> {
+    const { definition, strategy } = this.entry;
+    const now = this.#deps.clock.now();
+    obj.apiVersion =
+      definition.group === "" ? definition.version : `${definition.group}/${definition.version}`;
+    obj.kind = definition.kind;
+    const meta = obj.metadata;
+    if (definition.namespaced) meta.namespace = namespace;
+    else delete meta.namespace;
+    if ((meta.name ?? "") === "" && (meta.generateName ?? "") !== "") {
+      meta.name = generatedName(meta.generateName ?? "", (n) => this.#deps.random.int(n));
+    }
+    if ((meta.resourceVersion ?? "") !== "") {
+      throw badRequest("resourceVersion should not be set on objects to be created");
+    }
+    meta.uid = this.#deps.random.uuid();
+    meta.creationTimestamp = rfc3339(now);
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    delete meta.selfLink;
+    if (definition.tracksGeneration) meta.generation = 1;
+    else delete meta.generation;
+    if (definition.subresources.status) delete obj["status"];
+
+    definition.applyDefaults(obj);
+    strategy.prepareForCreate?.(obj, { clock: this.#deps.clock });
+    const attributes = this.#attributes(
+      "CREATE",
+      namespace,
+      meta.name ?? "",
+      obj,
+      undefined,
+      context,
+    );
+    await this.#deps.admission.mutate(attributes, context.warnings);
+    this.#check(obj, definition.validate(obj));
+    await this.#deps.admission.validate(attributes, context.warnings);
+    obj.metadata.managedFields = this.#managedFields(context, obj, {
+      live: undefined,
+      updated: obj,
+      manager: context.fieldManager,
+      subresource: context.subresource,
+      time: rfc3339(now),
+    });
+    if (obj.metadata.managedFields?.length === 0) delete obj.metadata.managedFields;
+    if (context.dryRun) return obj;
+    const name = obj.metadata.name ?? "";
+    try {
+      const stored = await this.#deps.storage.create(this.key(namespace, name), toStored(obj));
+      return fromStored(stored.value, stored.revision);
+    } catch (error: unknown) {
+      if (error instanceof StorageError && error.reason === "AlreadyExists") {
+        throw alreadyExists(this.#gr, name);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Reads the current object, computes the next with `update`, and writes it if anything
+   * changed, retrying on a lost race unless `update` itself reports a conflict. Handles status
+   * and metadata preservation, generation, validation, admission and managedFields.
+   */
+  async update(
+    namespace: string,
+    name: string,
+    update: UpdateFn,
+    context: WriteContext,
+  ): Promise<KubeObject> {
+    const key = this.key(namespace, name);
+    for (let attempt = 0; ; attempt++) {
+      const found = await this.#deps.storage.get(key);
+      if (found === undefined) throw notFound(this.#gr, name);
+      const current = fromStored(found.value, found.revision);
+      const next = await update(clone(current));
+      const rv = next.metadata.resourceVersion;
+      if (rv !== undefined && rv !== "" && rv !== current.metadata.resourceVersion) {
+        throw conflict(this.#gr, name, objectModifiedMessage);
+      }
+      next.metadata.resourceVersion = current.metadata.resourceVersion ?? "";
+      await this.#prepareUpdate(next, current, context);
+      if (comparable(next) === comparable(current)) return current;
+      next.metadata.managedFields = this.#managedFields(context, next, {
+        live: current,
+        updated: next,
+        manager: context.fieldManager,
+        subresource: context.subresource,
+        time: rfc3339(this.#deps.clock.now()),
+      });
+      if (next.metadata.managedFields?.length === 0) delete next.metadata.managedFields;
+      if (context.dryRun) return next;
+      try {
+        if (this.#readyToDelete(next)) {
+          const gone = await this.#deps.storage.delete(key, found.revision);
+          return fromStored(toStored(next), gone.revision);
+        }
+        const stored = await this.#deps.storage.update(key, toStored(next), found.revision);
+        return fromStored(stored.value, stored.revision);
+      } catch (error: unknown) {
+        if (!(error instanceof StorageError)) throw error;
+        if (error.reason === "NotFound") throw notFound(this.#gr, name);
+        if (error.reason !== "Conflict" || attempt >= maxConflictRetries) throw error;
+      }
+    }
+  }
+
+  /** Deletes per DeleteOptions: preconditions, finalizers, propagation, grace period. */
+  async delete(
+    namespace: string,
+    name: string,
+    options: DeleteOptions,
+    context: WriteContext,
+  ): Promise<DeleteResult> {
+    const key = this.key(namespace, name);
+    const { strategy } = this.entry;
+    for (let attempt = 0; ; attempt++) {
+      const found = await this.#deps.storage.get(key);
+      if (found === undefined) throw notFound(this.#gr, name);
+      const current = fromStored(found.value, found.revision);
+      this.#checkPreconditions(current, options);
+      const attributes = this.#attributes("DELETE", namespace, name, undefined, current, context);
+      await this.#deps.admission.validate(attributes, context.warnings);
+
+      const next = clone(current);
+      applyPropagationFinalizers(next, options);
+      const grace = strategy.gracePeriodSeconds?.(current, options);
+      const now = this.#deps.clock.now();
+      const deleting = current.metadata.deletionTimestamp !== undefined;
+      let write: "delete" | "update" | "none";
+      if (deleting) {
+        // Already terminating: only a shorter grace period or a finalizer change matters.
+        const currentGrace = current.metadata.deletionGracePeriodSeconds ?? 0;
+        if (grace !== undefined && grace < currentGrace) {
+          next.metadata.deletionGracePeriodSeconds = grace;
+          next.metadata.deletionTimestamp = rfc3339(new Date(now.getTime() + grace * 1000));
+        }
+        write = this.#readyToDelete(next)
+          ? "delete"
+          : comparable(next) === comparable(current)
+            ? "none"
+            : "update";
+      } else if (
+        hasFinalizers(next.metadata) ||
+        (grace !== undefined && grace > 0) ||
+        this.#waitsForOwnFinalizers(next)
+      ) {
+        const seconds = grace ?? 0;
+        next.metadata.deletionTimestamp = rfc3339(new Date(now.getTime() + seconds * 1000));
+        next.metadata.deletionGracePeriodSeconds = seconds;
+        this.entry.strategy.prepareForUpdate?.(next, current, { clock: this.#deps.clock });
+        write = this.#readyToDelete(next) ? "delete" : "update";
+      } else {
+        write = "delete";
+      }
+      if (context.dryRun || write === "none") {
+        return { object: write === "delete" ? current : next, deleted: write === "delete" };
+      }
+      try {
+        if (write === "delete") {
+          const gone = await this.#deps.storage.delete(key, found.revision);
+          return { object: fromStored(gone.value, gone.revision), deleted: true };
+        }
+        const stored = await this.#deps.storage.update(key, toStored(next), found.revision);
+        return { object: fromStored(stored.value, stored.revision), deleted: false };
+      } catch (error: unknown) {
+        if (!(error instanceof StorageError)) throw error;
+        if (error.reason === "NotFound") throw notFound(this.#gr, name);
+        if (error.reason !== "Conflict" || attempt >= maxConflictRetries) throw error;
+      }
+    }
+  }
+
+  /** Applies the generic update rules to `next` given the stored `current`. */
+  async #prepareUpdate(
+    next: KubeObject,
+    current: KubeObject,
+    context: WriteContext,
+  ): Promise<void> {
+    const { definition, strategy } = this.entry;
+    setOrDelete(next, "apiVersion", current.apiVersion);
+    setOrDelete(next, "kind", current.kind);
+    const meta = next.metadata;
+    const old = current.metadata;
+    if ((meta.uid ?? "") === "") setOrDelete(meta, "uid", old.uid);
+    if (meta.creationTimestamp === undefined || meta.creationTimestamp === null) {
+      meta.creationTimestamp = old.creationTimestamp ?? null;
+    }
+    if (definition.namespaced && meta.namespace === undefined) {
+      setOrDelete(meta, "namespace", old.namespace);
+    }
+    if (meta.name === undefined) setOrDelete(meta, "name", old.name);
+    setOrDelete(meta, "deletionTimestamp", old.deletionTimestamp);
+    setOrDelete(meta, "deletionGracePeriodSeconds", old.deletionGracePeriodSeconds);
+    delete meta.selfLink;
+    if (meta.managedFields === undefined && old.managedFields !== undefined) {
+      meta.managedFields = old.managedFields;
+    }
+
+    if (context.subresource === "status") {
+      // The status subresource changes status only (plus labels and annotations as upstream).
+      const status = next["status"];
+      const labels = meta.labels;
+      const annotations = meta.annotations;
+      const keep = clone(current);
+      for (const field of Object.keys(next)) if (field !== "metadata") delete next[field];
+      Object.assign(next, keep, {
+        metadata: { ...keep.metadata, managedFields: meta.managedFields },
+      });
+      if (status === undefined) delete next["status"];
+      else next["status"] = status;
+      setOrDelete(next.metadata, "labels", labels);
+      setOrDelete(next.metadata, "annotations", annotations);
+    } else if (context.subresource === "") {
+      if (definition.subresources.status) {
+        if (current["status"] === undefined) delete next["status"];
+        else next["status"] = current["status"];
+      }
+      definition.applyDefaults(next);
+      strategy.prepareForUpdate?.(next, current, { clock: this.#deps.clock });
+    }
+    if (definition.tracksGeneration) {
+      const generation = old.generation ?? 1;
+      meta.generation = specOf(next) === specOf(current) ? generation : generation + 1;
+    }
+
+    const errors: FieldErrorList = [];
+    if (old.deletionTimestamp !== undefined) {
+      const before = new Set(old.finalizers ?? []);
+      const added = (meta.finalizers ?? []).filter((f) => !before.has(f));
+      if (added.length > 0) {
+        errors.push(
+          forbiddenField(
+            FieldPath.of("metadata", "finalizers"),
+            `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(", ")}}`,
+          ),
+        );
+      }
+    }
+    errors.push(...definition.validateUpdate(next, current));
+    this.#check(next, errors);
+    const attributes = this.#attributes(
+      "UPDATE",
+      current.metadata.namespace ?? "",
+      current.metadata.name ?? "",
+      next,
+      current,
+      context,
+    );
+    await this.#deps.admission.mutate(attributes, context.warnings);
+    await this.#deps.admission.validate(attributes, context.warnings);
+  }
+
+  #managedFields(
+    context: WriteContext,
+    obj: KubeObject,
+    input: Omit<Parameters<FieldManagement["update"]>[0], "apiVersion" | "schema">,
+  ): ManagedFieldsEntry[] {
+    if (context.managedFieldsComputed === true) return obj.metadata.managedFields ?? [];
+    const { group, version } = this.entry.definition;
+    // An empty list means "not tracked": the caller stores no managedFields at all.
+    return this.#deps.fields.update({
+      ...input,
+      apiVersion: group === "" ? version : `${group}/${version}`,
+      schema: this.entry.definition.schema,
+    });
+  }
+
+  /** A terminating object with nothing left to wait for is deleted instead of updated. */
+  #readyToDelete(obj: KubeObject): boolean {
+    if (obj.metadata.deletionTimestamp === undefined) return false;
+    if (hasFinalizers(obj.metadata) || this.#waitsForOwnFinalizers(obj)) return false;
+    if (this.entry.strategy.gracefulDeletion === true) {
+      return (obj.metadata.deletionGracePeriodSeconds ?? 0) === 0;
+    }
+    return true;
+  }
+
+  /** Namespaces wait for `spec.finalizers` as well as metadata ones. */
+  #waitsForOwnFinalizers(obj: KubeObject): boolean {
+    if (this.entry.definition.group !== "" || this.entry.definition.resource !== "namespaces")
+      return false;
+    const spec = obj["spec"] as { finalizers?: string[] } | undefined;
+    return (spec?.finalizers?.length ?? 0) > 0;
+  }
+
+  #checkPreconditions(current: KubeObject, options: DeleteOptions): void {
+    const pre = options.preconditions;
+    if (pre === undefined) return;
+    const name = current.metadata.name ?? "";
+    if (pre.uid !== undefined && pre.uid !== current.metadata.uid) {
+      throw conflict(
+        this.#gr,
+        name,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid ?? ""}`,
+      );
+    }
+    if (
+      pre.resourceVersion !== undefined &&
+      pre.resourceVersion !== current.metadata.resourceVersion
+    ) {
+      throw conflict(
+        this.#gr,
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ""}`,
+      );
+    }
+  }
+
+  #check(obj: KubeObject, errors: FieldErrorList): void {
+    if (errors.length === 0) return;
+    throw invalidObject(
+      { group: this.entry.definition.group, kind: this.entry.definition.kind },
+      obj.metadata.name ?? obj.metadata.generateName ?? "",
+      errors,
+    );
+  }
+
+  #attributes(
+    operation: AdmissionAttributes["operation"],
+    namespace: string,
+    name: string,
+    object: KubeObject | undefined,
+    oldObject: KubeObject | undefined,
+    context: WriteContext,
+  ): AdmissionAttributes {
+    const { definition } = this.entry;
+    return {
+      operation,
+      group: definition.group,
+      version: definition.version,
+      kind: definition.kind,
+      resource: definition.resource,
+      subresource: context.subresource,
+      namespace,
+      name,
+      object,
+      oldObject,
+      dryRun: context.dryRun,
+      userInfo: context.user,
+    };
+  }
+}
+
+/** Adds or removes the `orphan` / `foregroundDeletion` finalizers a propagation policy asks for. */
+function applyPropagationFinalizers(obj: KubeObject, options: DeleteOptions): void {
+  const policy =
+    options.propagationPolicy ?? (options.orphanDependents === true ? "Orphan" : undefined);
+  if (policy === undefined) return;
+  const finalizers = new Set(obj.metadata.finalizers ?? []);
+  const before = finalizers.size;
+  if (policy === "Orphan") {
+    finalizers.add("orphan");
+    finalizers.delete("foregroundDeletion");
+  } else if (policy === "Foreground") {
+    finalizers.add("foregroundDeletion");
+    finalizers.delete("orphan");
+  } else {
+    finalizers.delete("orphan");
+    finalizers.delete("foregroundDeletion");
+  }
+  if (finalizers.size === before && policy === "Background") return;
+  if (finalizers.size === 0) delete obj.metadata.finalizers;
+  else obj.metadata.finalizers = [...finalizers];
+}
+
+function setOrDelete<T extends object, K extends keyof T>(
+  target: T,
+  key: K,
+  value: T[K] | undefined,
+): void {
+  if (value === undefined) delete target[key];
+  else target[key] = value;
+}

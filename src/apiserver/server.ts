@@ -1,0 +1,253 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { methodNotAllowed, pathNotFound } from "../api/index.ts";
+import type { Storage } from "../storage/index.ts";
+import type { Clock, Logger } from "../util/index.ts";
+import type { Authenticator } from "./authn.ts";
+import {
+  aggregatedContentType,
+  aggregatedDiscovery,
+  apiGroup,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+  serverVersion,
+} from "./discovery/discovery.ts";
+import { handlePatch } from "./handlers/patch.ts";
+import { handleGet, handleList, isWatchRequest } from "./handlers/read.ts";
+import { handleScale } from "./handlers/scale.ts";
+import type { HandlerDeps, RequestScope } from "./handlers/scope.ts";
+import {
+  handleBinding,
+  handleEviction,
+  handleFinalize,
+  unknownSubresource,
+} from "./handlers/subresources.ts";
+import { handleWatch } from "./handlers/watch.ts";
+import {
+  handleCreate,
+  handleDelete,
+  handleDeleteCollection,
+  handleUpdate,
+} from "./handlers/write.ts";
+import { parseAccept, wantsAggregatedDiscovery } from "./http/accept.ts";
+import { parseRequestInfo, type ResourceRequest } from "./http/request-info.ts";
+import { writeError, writeJson, writeText } from "./http/responses.ts";
+import type { ApiServerMetrics } from "./metrics.ts";
+import { OpenApiDocuments } from "./openapi/openapi.ts";
+
+export interface HttpHandlerDeps extends HandlerDeps {
+  readonly logger: Logger;
+  readonly metrics: ApiServerMetrics;
+  readonly authenticate: Authenticator;
+  /** `host:port` the server advertises in `/api`. */
+  readonly address: () => string;
+  /** Whether every component is up, for `/readyz`. */
+  readonly isReady: () => boolean;
+  readonly storage: Storage;
+  readonly clock: Clock;
+}
+
+/** Paths anyone may read, even when authentication is required elsewhere. */
+const publicPaths = new Set(["/healthz", "/livez", "/readyz", "/version"]);
+
+/** Builds the request listener: routing, authentication, metrics and error handling. */
+export function newHttpHandler(
+  deps: HttpHandlerDeps,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const openapi = new OpenApiDocuments(deps.registry);
+  return (req, res) => {
+    const started = process.hrtime.bigint();
+    const url = new URL(req.url ?? "/", "http://gantry.local");
+    const query = url.searchParams;
+    let info: ReturnType<typeof parseRequestInfo>;
+    try {
+      info = parseRequestInfo(
+        req.method ?? "GET",
+        decodeURIComponent(url.pathname),
+        isWatchRequest(query),
+      );
+    } catch {
+      info = { kind: "nonResource", path: url.pathname, verb: (req.method ?? "GET").toLowerCase() };
+    }
+    const warnings: string[] = [];
+    res.setHeader("Audit-Id", deps.random.uuid());
+    const finish = (): void => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const resource = info.kind === "resource" ? info.resource : "";
+      const subresource = info.kind === "resource" ? info.subresource : "";
+      deps.metrics.observeRequest(info.verb, resource, subresource, res.statusCode, seconds);
+      deps.logger.v(4).info("HTTP", {
+        verb: info.verb,
+        uri: req.url,
+        status: res.statusCode,
+        latency: `${(seconds * 1000).toFixed(2)}ms`,
+        userAgent: req.headers["user-agent"],
+      });
+    };
+    res.on("finish", finish);
+    const run = async (): Promise<void> => {
+      const user = publicPaths.has(url.pathname)
+        ? { username: "system:anonymous", groups: [] }
+        : deps.authenticate(req);
+      if (info.kind === "nonResource") {
+        await serveNonResource(deps, openapi, req, res, url);
+        return;
+      }
+      const store = deps.registry.lookup(info.group, info.version, info.resource);
+      if (store === undefined || (info.prefix === "api") !== (info.group === ""))
+        throw pathNotFound();
+      const scope: RequestScope = { req, res, info, query, store, user, warnings };
+      await serveResource(deps, scope);
+    };
+    run().catch((error: unknown) => {
+      const apiError = writeError(res, error, warnings);
+      if (apiError.code >= 500)
+        deps.logger.error("Request failed", { uri: req.url, error: apiError.cause ?? apiError });
+    });
+  };
+}
+
+async function serveResource(deps: HandlerDeps, scope: RequestScope): Promise<void> {
+  const { info, store } = scope;
+  const definition = store.entry.definition;
+  if (!definition.namespaced && info.namespace !== "") throw pathNotFound();
+  if (info.subresource !== "") {
+    await serveSubresource(deps, scope, info);
+    return;
+  }
+  switch (info.verb) {
+    case "get":
+      return handleGet(deps, scope);
+    case "list":
+      return handleList(deps, scope);
+    case "watch":
+      return handleWatch(deps, scope);
+    case "create":
+      if (info.name !== "") throw methodNotAllowed();
+      return handleCreate(deps, scope);
+    case "update":
+      if (info.name === "") throw methodNotAllowed();
+      return handleUpdate(deps, scope, "");
+    case "patch":
+      if (info.name === "") throw methodNotAllowed();
+      return handlePatch(deps, scope, "");
+    case "delete":
+      return handleDelete(deps, scope);
+    case "deletecollection":
+      return handleDeleteCollection(deps, scope);
+    default:
+      throw methodNotAllowed();
+  }
+}
+
+async function serveSubresource(
+  deps: HandlerDeps,
+  scope: RequestScope,
+  info: ResourceRequest,
+): Promise<void> {
+  const { store } = scope;
+  const definition = store.entry.definition;
+  const extra = store.entry.strategy.subresources ?? [];
+  switch (info.subresource) {
+    case "status":
+      if (!definition.subresources.status) return unknownSubresource(scope);
+      if (info.verb === "get") return handleGet(deps, scope);
+      if (info.verb === "update") return handleUpdate(deps, scope, "status");
+      if (info.verb === "patch") return handlePatch(deps, scope, "status");
+      throw methodNotAllowed();
+    case "scale":
+      if (definition.subresources.scale === undefined) return unknownSubresource(scope);
+      return handleScale(deps, scope);
+    case "binding":
+      if (!extra.includes("binding")) return unknownSubresource(scope);
+      return handleBinding(deps, scope);
+    case "eviction":
+      if (!extra.includes("eviction")) return unknownSubresource(scope);
+      return handleEviction(deps, scope);
+    case "finalize":
+      if (!extra.includes("finalize")) return unknownSubresource(scope);
+      return handleFinalize(deps, scope);
+    default:
+      return unknownSubresource(scope);
+  }
+}
+
+async function serveNonResource(
+  deps: HttpHandlerDeps,
+  openapi: OpenApiDocuments,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
+  const path = url.pathname.replace(/\/+$/, "") || "/";
+  if (req.method !== "GET" && req.method !== "HEAD") throw methodNotAllowed();
+  const accept = parseAccept(req.headers.accept);
+  switch (path) {
+    case "/healthz":
+    case "/livez":
+      writeText(res, 200, "ok");
+      return;
+    case "/readyz":
+      if (deps.isReady()) writeText(res, 200, "ok");
+      else writeText(res, 500, "[-]gantry not ready\nreadyz check failed");
+      return;
+    case "/version":
+      writeJson(res, 200, serverVersion);
+      return;
+    case "/metrics":
+      res.setHeader("Content-Type", deps.metrics.registry.contentType);
+      res.end(await deps.metrics.registry.metrics());
+      return;
+    case "/api": {
+      const aggregated = wantsAggregatedDiscovery(accept);
+      if (aggregated !== undefined) {
+        writeJson(res, 200, aggregatedDiscovery(deps.registry, true, aggregated), {
+          contentType: aggregatedContentType(aggregated),
+        });
+      } else writeJson(res, 200, apiVersions(deps.address()));
+      return;
+    }
+    case "/apis": {
+      const aggregated = wantsAggregatedDiscovery(accept);
+      if (aggregated !== undefined) {
+        writeJson(res, 200, aggregatedDiscovery(deps.registry, false, aggregated), {
+          contentType: aggregatedContentType(aggregated),
+        });
+      } else writeJson(res, 200, apiGroupList(deps.registry));
+      return;
+    }
+    case "/openapi/v3":
+      writeJson(res, 200, openapi.index());
+      return;
+    default:
+      break;
+  }
+  if (path === "/api/v1") {
+    writeJson(res, 200, apiResourceList(deps.registry, "", "v1"));
+    return;
+  }
+  const groupMatch = /^\/apis\/([^/]+)$/.exec(path);
+  if (groupMatch?.[1] !== undefined) {
+    const group = apiGroup(deps.registry, groupMatch[1]);
+    if (group === undefined) throw pathNotFound();
+    writeJson(res, 200, group);
+    return;
+  }
+  const gvMatch = /^\/apis\/([^/]+)\/([^/]+)$/.exec(path);
+  if (gvMatch?.[1] !== undefined && gvMatch[2] !== undefined) {
+    if (!deps.registry.hasGroupVersion(gvMatch[1], gvMatch[2])) throw pathNotFound();
+    writeJson(res, 200, apiResourceList(deps.registry, gvMatch[1], gvMatch[2]));
+    return;
+  }
+  if (path.startsWith("/openapi/v3/")) {
+    const doc = openapi.document(path.slice("/openapi/v3/".length));
+    if (doc === undefined) throw pathNotFound();
+    const immutable = url.searchParams.get("hash") === doc.hash;
+    res.setHeader("ETag", `"${doc.hash}"`);
+    if (immutable) res.setHeader("Cache-Control", "public, immutable");
+    res.setHeader("Content-Type", "application/json");
+    res.end(doc.text);
+    return;
+  }
+  throw pathNotFound();
+}

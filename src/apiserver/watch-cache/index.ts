@@ -1,0 +1,8 @@
+export { type CachedObject, newCachedObject, withResourceVersion } from "./cached-object.ts";
+export {
+  type CacheEvent,
+  ResourceCache,
+  type WatchFilter,
+  type WatchSink,
+} from "./resource-cache.ts";
+export { WatchCache, type WatchCacheOptions } from "./watch-cache.ts";

@@ -1,0 +1,224 @@
+import type { CachedObject } from "./cached-object.ts";
+
+/** A change to one object, as watchers receive it. */
+export interface CacheEvent {
+  readonly type: "ADDED" | "MODIFIED" | "DELETED";
+  /** The new state; for DELETED, the last state carrying the deletion's resourceVersion. */
+  readonly object: CachedObject;
+  /** The state before this change, if the object existed. */
+  readonly prev: CachedObject | undefined;
+  readonly revision: number;
+}
+
+/** What a watcher wants: a namespace (or all), and a predicate on objects. */
+export interface WatchFilter {
+  readonly namespace: string;
+  readonly matches: (object: CachedObject) => boolean;
+}
+
+/** Receives events for one watch; `close` ends the watch with an optional reason. */
+export interface WatchSink {
+  /** Called in revision order. Must not throw. */
+  deliver(event: CacheEvent): void;
+}
+
+interface Watcher {
+  readonly filter: WatchFilter;
+  readonly sink: WatchSink;
+}
+
+export interface ResourceCacheOptions {
+  /** How many recent events are kept for watches that resume from a resourceVersion. */
+  readonly historySize: number;
+}
+
+/**
+ * The current objects of one resource, in key order, plus a window of recent events. Fed in
+ * revision order by the WatchCache; read by lists and watches.
+ */
+export class ResourceCache {
+  readonly #items = new Map<string, CachedObject>();
+  #sortedKeys: string[] = [];
+  #sortedDirty = false;
+  readonly #history: CacheEvent[] = [];
+  #historyHead = 0;
+  #historyStart: number;
+  readonly #watchers = new Set<Watcher>();
+  readonly #historySize: number;
+
+  constructor(historyStart: number, options: ResourceCacheOptions) {
+    this.#historyStart = historyStart;
+    this.#historySize = options.historySize;
+  }
+
+  /** Events after this revision are all still in history. */
+  get historyStart(): number {
+    return this.#historyStart;
+  }
+
+  get size(): number {
+    return this.#items.size;
+  }
+
+  get(key: string): CachedObject | undefined {
+    return this.#items.get(key);
+  }
+
+  /** Loads an object present at the cache's start (no event). */
+  seed(object: CachedObject): void {
+    this.#items.set(object.key, object);
+    this.#sortedDirty = true;
+  }
+
+  /** Applies a put. */
+  put(object: CachedObject): void {
+    const prev = this.#items.get(object.key);
+    this.#items.set(object.key, object);
+    if (prev === undefined) this.#insertKey(object.key);
+    this.#record({
+      type: prev === undefined ? "ADDED" : "MODIFIED",
+      object,
+      prev,
+      revision: object.revision,
+    });
+  }
+
+  /** Applies a delete; `last` is the final state carrying the deletion revision. */
+  delete(last: CachedObject): void {
+    const prev = this.#items.get(last.key);
+    if (prev === undefined) return;
+    this.#items.delete(last.key);
+    this.#removeKey(last.key);
+    this.#record({ type: "DELETED", object: last, prev, revision: last.revision });
+  }
+
+  /** Objects under `namespace` (all when empty), in key order, from `startKey` on. */
+  *list(namespace: string, startKey?: string): Generator<CachedObject> {
+    const keys = this.#keys();
+    const from = startKey ?? "";
+    let i = lowerBound(keys, from);
+    for (; i < keys.length; i++) {
+      const key = keys[i] ?? "";
+      const object = this.#items.get(key);
+      if (object === undefined) continue;
+      if (namespace !== "" && object.namespace !== namespace) {
+        if (object.namespace > namespace) return;
+        continue;
+      }
+      yield object;
+    }
+  }
+
+  /**
+   * Starts a watch: replays history events after `after` (which must be ≥ historyStart), then
+   * delivers live events. Returns the function that stops the watch.
+   */
+  watch(after: number, filter: WatchFilter, sink: WatchSink): () => void {
+    const watcher: Watcher = { filter, sink };
+    for (const event of this.#eventsAfter(after)) deliverFiltered(watcher, event);
+    this.#watchers.add(watcher);
+    return () => {
+      this.#watchers.delete(watcher);
+    };
+  }
+
+  /** Synthetic ADDED events for every current object that matches, for watches from "0". */
+  *initialEvents(filter: WatchFilter): Generator<CacheEvent> {
+    for (const object of this.list(filter.namespace)) {
+      if (filter.matches(object)) {
+        yield { type: "ADDED", object, prev: undefined, revision: object.revision };
+      }
+    }
+  }
+
+  get watcherCount(): number {
+    return this.#watchers.size;
+  }
+
+  #record(event: CacheEvent): void {
+    if (this.#history.length - this.#historyHead >= this.#historySize) {
+      const dropped = this.#history[this.#historyHead];
+      this.#historyHead++;
+      if (dropped !== undefined) this.#historyStart = dropped.revision;
+      if (this.#historyHead > 4096 && this.#historyHead * 2 > this.#history.length) {
+        this.#history.splice(0, this.#historyHead);
+        this.#historyHead = 0;
+      }
+    }
+    this.#history.push(event);
+    for (const watcher of this.#watchers) deliverFiltered(watcher, event);
+  }
+
+  *#eventsAfter(after: number): Generator<CacheEvent> {
+    // History is in revision order: find the first event past `after` by binary search.
+    let lo = this.#historyHead;
+    let hi = this.#history.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.#history[mid]?.revision ?? 0) <= after) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < this.#history.length; i++) {
+      const event = this.#history[i];
+      if (event !== undefined) yield event;
+    }
+  }
+
+  #keys(): string[] {
+    if (this.#sortedDirty) {
+      this.#sortedKeys = [...this.#items.keys()].sort(compareKeys);
+      this.#sortedDirty = false;
+    }
+    return this.#sortedKeys;
+  }
+
+  #insertKey(key: string): void {
+    if (this.#sortedDirty) return;
+    const keys = this.#sortedKeys;
+    const at = lowerBound(keys, key);
+    if (at === keys.length) keys.push(key);
+    else keys.splice(at, 0, key);
+  }
+
+  #removeKey(key: string): void {
+    if (this.#sortedDirty) return;
+    const keys = this.#sortedKeys;
+    const at = lowerBound(keys, key);
+    if (keys[at] === key) keys.splice(at, 1);
+  }
+}
+
+/** Turns a change into what one filtered watcher sees, including selector transitions. */
+function deliverFiltered(watcher: Watcher, event: CacheEvent): void {
+  const { namespace, matches } = watcher.filter;
+  if (namespace !== "" && event.object.namespace !== namespace) return;
+  const prevMatches = event.prev !== undefined && matches(event.prev);
+  if (event.type === "DELETED") {
+    if (prevMatches) watcher.sink.deliver(event);
+    return;
+  }
+  const curMatches = matches(event.object);
+  if (curMatches) {
+    watcher.sink.deliver(
+      prevMatches ? { ...event, type: "MODIFIED" } : { ...event, type: "ADDED" },
+    );
+  } else if (prevMatches && event.prev !== undefined) {
+    // The object left the selection: upstream's watch cache sends DELETED with the new revision.
+    watcher.sink.deliver({ ...event, type: "DELETED" });
+  }
+}
+
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function lowerBound(keys: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((keys[mid] ?? "") < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,125 @@
+import type { Storage, WatchEvent } from "../../storage/index.ts";
+import type { Logger } from "../../util/index.ts";
+import { newCachedObject } from "./cached-object.ts";
+import { ResourceCache } from "./resource-cache.ts";
+
+interface Waiter {
+  readonly revision: number;
+  readonly resolve: () => void;
+}
+
+export interface WatchCacheOptions {
+  /** The storage prefix everything lives under. @default "/registry/" */
+  readonly root?: string;
+  /** Recent events kept per resource for resuming watches. @default 10000 */
+  readonly historySize?: number;
+}
+
+/**
+ * An in-memory replica of everything under the storage root, kept current by one storage watch
+ * and split per resource (the key segment after the root: `pods`, `deployments.apps`). Lists and
+ * watches are served from here; writes go to storage and come back through the watch.
+ */
+export class WatchCache {
+  readonly #storage: Storage;
+  readonly #logger: Logger;
+  readonly #root: string;
+  readonly #historySize: number;
+  readonly #resources = new Map<string, ResourceCache>();
+  #revision = 0;
+  #startRevision = 0;
+  #waiters: Waiter[] = [];
+  #failure: Error | undefined;
+
+  constructor(storage: Storage, logger: Logger, options: WatchCacheOptions = {}) {
+    this.#storage = storage;
+    this.#logger = logger;
+    this.#root = options.root ?? "/registry/";
+    this.#historySize = options.historySize ?? 10_000;
+  }
+
+  /** The latest revision applied. */
+  get revision(): number {
+    return this.#revision;
+  }
+
+  /**
+   * Loads the current state, then follows storage until `signal` aborts. Resolves `ready` once
+   * loaded; the returned promise settles when the watch ends.
+   */
+  async start(signal: AbortSignal, ready: () => void): Promise<void> {
+    const snapshot = await this.#storage.list(this.#root);
+    this.#startRevision = snapshot.revision;
+    this.#revision = snapshot.revision;
+    for (const item of snapshot.items) {
+      this.resource(segmentOf(item.key, this.#root)).seed(
+        newCachedObject(item.key, item.value, item.revision),
+      );
+    }
+    ready();
+    try {
+      for await (const event of this.#storage.watch(this.#root, snapshot.revision, signal)) {
+        this.#apply(event);
+      }
+    } catch (error: unknown) {
+      if (!signal.aborted) {
+        this.#failure = error instanceof Error ? error : new Error(String(error));
+        this.#logger.error("Watch cache stopped following storage", { error: this.#failure });
+        throw this.#failure;
+      }
+    } finally {
+      for (const waiter of this.#waiters) waiter.resolve();
+      this.#waiters = [];
+    }
+  }
+
+  /** The cache of one resource segment (`pods`, `deployments.apps`), created on first use. */
+  resource(segment: string): ResourceCache {
+    let cache = this.#resources.get(segment);
+    if (cache === undefined) {
+      cache = new ResourceCache(this.#startRevision, { historySize: this.#historySize });
+      this.#resources.set(segment, cache);
+    }
+    return cache;
+  }
+
+  /** Resolves once every write up to `revision` has been applied (or the cache has stopped). */
+  waitFor(revision: number): Promise<void> {
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    if (this.#revision >= revision) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.#waiters.push({ revision, resolve });
+    });
+  }
+
+  /** Waits until the cache holds everything storage has acknowledged so far. */
+  async waitUntilFresh(): Promise<void> {
+    await this.waitFor(await this.#storage.currentRevision());
+  }
+
+  #apply(event: WatchEvent): void {
+    const segment = segmentOf(event.key, this.#root);
+    const cache = this.resource(segment);
+    if (event.type === "put") {
+      cache.put(newCachedObject(event.key, event.value, event.revision));
+    } else {
+      cache.delete(newCachedObject(event.key, event.prevValue, event.revision));
+    }
+    this.#revision = event.revision;
+    if (this.#waiters.length > 0) {
+      const still: Waiter[] = [];
+      for (const waiter of this.#waiters) {
+        if (waiter.revision <= this.#revision) waiter.resolve();
+        else still.push(waiter);
+      }
+      this.#waiters = still;
+    }
+  }
+}
+
+/** `/registry/deployments.apps/ns/name` → `deployments.apps`. */
+function segmentOf(key: string, root: string): string {
+  const rest = key.slice(root.length);
+  const slash = rest.indexOf("/");
+  return slash < 0 ? rest : rest.slice(0, slash);
+}

@@ -1,0 +1,46 @@
+import type { KubeObject } from "../api/index.ts";
+import type { ApiServer } from "../apiserver/index.ts";
+
+const systemContext = {
+  user: { username: "system:apiserver", groups: ["system:masters"] },
+  dryRun: false,
+  fieldManager: "gantry-bootstrap",
+  warnings: [] as string[],
+  subresource: "",
+};
+
+/** The objects every cluster starts with: system namespaces and priority classes. */
+export async function bootstrap(server: ApiServer): Promise<void> {
+  const namespaces = server.store("", "v1", "namespaces");
+  for (const name of ["default", "kube-system", "kube-public", "kube-node-lease"]) {
+    await ensure(namespaces, "", { metadata: { name } });
+  }
+  const classes = server.store("scheduling.k8s.io", "v1", "priorityclasses");
+  await ensure(classes, "", {
+    metadata: { name: "system-cluster-critical" },
+    value: 2000000000,
+    description:
+      "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.",
+  });
+  await ensure(classes, "", {
+    metadata: { name: "system-node-critical" },
+    value: 2000001000,
+    description: "Used for system critical pods that must not be moved from their current node.",
+  });
+}
+
+async function ensure(
+  store: ReturnType<ApiServer["store"]>,
+  namespace: string,
+  obj: Omit<KubeObject, "metadata"> & { metadata: { name: string } },
+): Promise<void> {
+  if (store === undefined) return;
+  try {
+    await store.get(namespace, obj.metadata.name);
+  } catch {
+    await store.create(namespace, structuredClone(obj) as KubeObject, {
+      ...systemContext,
+      warnings: [],
+    });
+  }
+}

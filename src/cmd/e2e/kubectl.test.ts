@@ -1,0 +1,376 @@
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import {
+  type GantryProcess,
+  type KubectlResult,
+  kubectl,
+  startGantry,
+} from "../../testing/index.ts";
+
+/** kubectl 1.27 and 1.28 validate through /openapi/v2, which gantry does not serve. */
+function validateFlag(version: string): string[] {
+  return version === "1.27" || version === "1.28" ? ["--validate=false"] : [];
+}
+
+function ok(result: KubectlResult, what: string): string {
+  assert.equal(
+    result.code,
+    0,
+    `${what} failed (exit ${result.code}):\n${result.stderr}${result.stdout}`,
+  );
+  return result.stdout;
+}
+
+for (const version of ["1.27", "1.30", "1.33"]) {
+  describe(`kubectl ${version} against gantry up`, () => {
+    let gantry: GantryProcess;
+    const ns = `e2e-${version.replace(".", "-")}`;
+    const run = (args: string[], input?: string): Promise<KubectlResult> =>
+      kubectl(gantry, version, args, input === undefined ? {} : { input });
+    const file = (name: string, text: string): string => {
+      const path = join(gantry.dataDir, `${ns}-${name}`);
+      writeFileSync(path, text);
+      return path;
+    };
+
+    before(async () => {
+      gantry = await startGantry();
+    });
+    after(async () => {
+      await gantry[Symbol.asyncDispose]();
+    });
+
+    test("version prints the server version", async () => {
+      const out = ok(await run(["version"]), "kubectl version");
+      // 1.27 prints the whole version.Info; later versions print the git version alone.
+      assert.match(out, /Server Version: (v1\.35\.0|version\.Info\{.*GitVersion:"v1\.35\.0")/);
+    });
+
+    test("api-resources and api-versions list the served kinds", async () => {
+      const resources = ok(await run(["api-resources"]), "api-resources");
+      for (const name of [
+        "pods",
+        "configmaps",
+        "poddisruptionbudgets",
+        "workloads",
+        "podgroups",
+        "leases",
+      ]) {
+        assert.match(resources, new RegExp(`^${name}\\s`, "m"), `api-resources lists ${name}`);
+      }
+      const versions = ok(await run(["api-versions"]), "api-versions");
+      assert.match(versions, /^scheduling\.k8s\.io\/v1alpha1$/m);
+      assert.match(versions, /^v1$/m);
+    });
+
+    test("create namespace and configmap (protobuf bodies on 1.32+)", async () => {
+      assert.match(
+        ok(await run(["create", "namespace", ns]), "create ns"),
+        new RegExp(`namespace/${ns} created`),
+      );
+      assert.match(
+        ok(
+          await run(["-n", ns, "create", "configmap", "settings", "--from-literal=mode=fast"]),
+          "create cm",
+        ),
+        /configmap\/settings created/,
+      );
+      const wide = ok(await run(["-n", ns, "get", "configmaps", "-o", "wide"]), "get cm");
+      assert.match(wide, /^NAME\s+DATA\s+AGE/m);
+      assert.match(wide, /^settings\s+1\s+/m);
+      assert.equal(
+        ok(
+          await run(["-n", ns, "get", "cm", "settings", "-o", "jsonpath={.data.mode}"]),
+          "jsonpath",
+        ),
+        "fast",
+      );
+      assert.equal(
+        ok(await run(["-n", ns, "get", "cm", "-o", "name"]), "-o name").trim(),
+        "configmap/settings",
+      );
+      const json = JSON.parse(
+        ok(await run(["-n", ns, "get", "cm", "settings", "-o", "json"]), "-o json"),
+      );
+      assert.equal(json.metadata.namespace, ns);
+      assert.match(json.metadata.resourceVersion, /^\d+$/);
+    });
+
+    test("apply -f creates, leaves unchanged, then configures", async () => {
+      const manifest = (image: string): string =>
+        `apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  namespace: ${ns}\n  labels: {app: web}\nspec:\n  containers:\n  - name: nginx\n    image: ${image}\n`;
+      const path = file("pod.yaml", manifest("nginx:1.25"));
+      assert.match(
+        ok(await run(["apply", ...validateFlag(version), "-f", path]), "apply 1"),
+        /pod\/web created/,
+      );
+      assert.match(
+        ok(await run(["apply", ...validateFlag(version), "-f", path]), "apply 2"),
+        /pod\/web unchanged/,
+      );
+      writeFileSync(path, manifest("nginx:1.26"));
+      assert.match(
+        ok(await run(["apply", ...validateFlag(version), "-f", path]), "apply 3"),
+        /pod\/web configured/,
+      );
+      assert.equal(
+        ok(
+          await run(["-n", ns, "get", "pod", "web", "-o", "jsonpath={.spec.containers[0].image}"]),
+          "image",
+        ),
+        "nginx:1.26",
+      );
+      const pods = ok(await run(["-n", ns, "get", "pods"]), "get pods");
+      assert.match(pods, /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE/m);
+      assert.match(pods, /^web\s+0\/1\s+Pending\s+0\s+/m);
+    });
+
+    test("server-side apply reports a conflict and --force-conflicts takes ownership", async () => {
+      const path = file(
+        "ssa.yaml",
+        `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ssa\n  namespace: ${ns}\ndata:\n  a: "1"\n`,
+      );
+      assert.match(
+        ok(await run(["apply", "--server-side", ...validateFlag(version), "-f", path]), "ssa"),
+        /configmap\/ssa serverside-applied/,
+      );
+      ok(
+        await run([
+          "-n",
+          ns,
+          "patch",
+          "configmap",
+          "ssa",
+          "--type=merge",
+          "-p",
+          '{"data":{"a":"2"}}',
+        ]),
+        "patch",
+      );
+      const conflict = await run(["apply", "--server-side", ...validateFlag(version), "-f", path]);
+      assert.equal(conflict.code, 1);
+      assert.match(conflict.stderr, /conflict with "kubectl-patch"/);
+      assert.match(conflict.stderr, /\.data\.a/);
+      ok(
+        await run([
+          "apply",
+          "--server-side",
+          "--force-conflicts",
+          ...validateFlag(version),
+          "-f",
+          path,
+        ]),
+        "force",
+      );
+      assert.equal(
+        ok(await run(["-n", ns, "get", "cm", "ssa", "-o", "jsonpath={.data.a}"]), "value"),
+        "1",
+      );
+    });
+
+    test("patch with strategic, merge and JSON patches; label and annotate", async () => {
+      ok(
+        await run([
+          "-n",
+          ns,
+          "patch",
+          "pod",
+          "web",
+          "-p",
+          '{"metadata":{"labels":{"tier":"front"}}}',
+        ]),
+        "smp",
+      );
+      ok(
+        await run([
+          "-n",
+          ns,
+          "patch",
+          "pod",
+          "web",
+          "--type=merge",
+          "-p",
+          '{"metadata":{"annotations":{"note":"x"}}}',
+        ]),
+        "merge",
+      );
+      ok(
+        await run([
+          "-n",
+          ns,
+          "patch",
+          "pod",
+          "web",
+          "--type=json",
+          "-p",
+          '[{"op":"replace","path":"/metadata/labels/tier","value":"back"}]',
+        ]),
+        "json",
+      );
+      const bad = await run([
+        "-n",
+        ns,
+        "patch",
+        "pod",
+        "web",
+        "--type=json",
+        "-p",
+        '[{"op":"replace","path":"/metadata/labels/nope","value":"x"}]',
+      ]);
+      assert.equal(bad.code, 1);
+      assert.match(bad.stderr, /replace operation does not apply/);
+      assert.match(
+        ok(await run(["-n", ns, "label", "pod", "web", "extra=yes"]), "label"),
+        /pod\/web labeled/,
+      );
+      assert.match(
+        ok(await run(["-n", ns, "annotate", "pod", "web", "owner=me"]), "annotate"),
+        /pod\/web annotated?$/m,
+      ); // 1.27 prints "annotate"
+      const labels = ok(
+        await run(["-n", ns, "get", "pods", "-l", "tier=back,extra", "--show-labels"]),
+        "get -l",
+      );
+      assert.match(labels, /app=web,extra=yes,tier=back/);
+      const none = ok(await run(["-n", ns, "get", "pods", "-l", "tier in (front)"]), "get -l none");
+      assert.equal(none.trim(), "");
+    });
+
+    test("field selectors and chunked lists", async () => {
+      for (let i = 0; i < 5; i++) {
+        ok(
+          await run(["-n", ns, "create", "configmap", `chunk-${i}`, "--from-literal=i=x"]),
+          "create chunk",
+        );
+      }
+      const chunked = ok(
+        await run(["-n", ns, "get", "cm", "--chunk-size=2", "-o", "name"]),
+        "chunked",
+      );
+      for (let i = 0; i < 5; i++) assert.match(chunked, new RegExp(`configmap/chunk-${i}$`, "m"));
+      const selected = ok(
+        await run([
+          "-n",
+          ns,
+          "get",
+          "cm",
+          "--field-selector",
+          "metadata.name=chunk-3",
+          "-o",
+          "name",
+        ]),
+        "fs",
+      );
+      assert.equal(selected.trim(), "configmap/chunk-3");
+      const phase = ok(
+        await run(["get", "pods", "-A", "--field-selector", "status.phase=Pending", "-o", "name"]),
+        "phase",
+      );
+      assert.match(phase, /pod\/web/);
+      const unsupported = await run(["-n", ns, "get", "cm", "--field-selector", "data.i=x"]);
+      assert.equal(unsupported.code, 1);
+      assert.match(unsupported.stderr, /"data\.i" is not a known field selector/);
+    });
+
+    test("replace and a stale resourceVersion conflict", async () => {
+      const out = JSON.parse(
+        ok(await run(["-n", ns, "get", "cm", "settings", "-o", "json"]), "get"),
+      );
+      out.data.mode = "slow";
+      const path = file("replace.json", JSON.stringify(out));
+      assert.match(
+        ok(await run(["replace", ...validateFlag(version), "-f", path]), "replace"),
+        /configmap\/settings replaced/,
+      );
+      const stale = await run(["replace", ...validateFlag(version), "-f", path]);
+      assert.equal(stale.code, 1);
+      assert.match(
+        stale.stderr,
+        /the object has been modified; please apply your changes to the latest version and try again/,
+      );
+    });
+
+    test("invalid names get the 422 with the field path", async () => {
+      const result = await run(["-n", ns, "create", "configmap", "Bad_Name", "--from-literal=a=b"]);
+      assert.equal(result.code, 1);
+      assert.match(
+        result.stderr,
+        /metadata\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/,
+      );
+    });
+
+    test("delete waits for finalizers; wait --for=delete and --for=jsonpath", async () => {
+      const path = file(
+        "fin.yaml",
+        `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fin\n  namespace: ${ns}\n  finalizers: [example.com/hold]\ndata: {a: b}\n`,
+      );
+      ok(await run(["create", ...validateFlag(version), "-f", path]), "create fin");
+      ok(
+        await run([
+          "-n",
+          ns,
+          "wait",
+          "--for=jsonpath={.data.a}=b",
+          "configmap/fin",
+          "--timeout=10s",
+        ]),
+        "wait jsonpath",
+      );
+      ok(await run(["-n", ns, "delete", "configmap", "fin", "--wait=false"]), "delete");
+      const held = JSON.parse(
+        ok(await run(["-n", ns, "get", "cm", "fin", "-o", "json"]), "get held"),
+      );
+      assert.ok(held.metadata.deletionTimestamp, "the object waits with a deletionTimestamp");
+      const waiting = run(["-n", ns, "wait", "--for=delete", "configmap/fin", "--timeout=20s"]);
+      ok(
+        await run([
+          "-n",
+          ns,
+          "patch",
+          "configmap",
+          "fin",
+          "--type=merge",
+          "-p",
+          '{"metadata":{"finalizers":null}}',
+        ]),
+        "release",
+      );
+      ok(await waiting, "wait --for=delete");
+      const gone = await run(["-n", ns, "get", "cm", "fin"]);
+      assert.equal(gone.code, 1);
+      assert.match(gone.stderr, /configmaps "fin" not found/);
+    });
+
+    test("delete -l and --grace-period=0 --force", async () => {
+      assert.match(
+        ok(
+          await run([
+            "-n",
+            ns,
+            "delete",
+            "cm",
+            "-l",
+            "!nothing-has-this",
+            "--field-selector",
+            "metadata.name=chunk-0",
+          ]),
+          "delete -l",
+        ),
+        /configmap "chunk-0" deleted/,
+      );
+      const forced = await run(["-n", ns, "delete", "pod", "web", "--grace-period=0", "--force"]);
+      ok(forced, "force delete");
+      assert.match(forced.stdout, /pod "web" force deleted/);
+    });
+
+    if (version !== "1.27") {
+      test("explain reads the published OpenAPI v3 schema", async () => {
+        const out = ok(await run(["explain", "pods.spec.containers.image"]), "explain");
+        assert.match(out, /KIND:\s+Pod/);
+        assert.match(out, /FIELD:\s+image/);
+      });
+    }
+  });
+}

@@ -1,0 +1,17 @@
+export { type Clock, rfc3339, rfc3339Micro, systemClock } from "./clock.ts";
+export {
+  discardLogger,
+  type JsonLoggerOptions,
+  type LineSink,
+  type LogFields,
+  type Logger,
+  newJsonLogger,
+} from "./logger.ts";
+export { type Random, seededRandom, systemRandom } from "./random.ts";
+export {
+  assertNever,
+  type DeepReadonly,
+  isPlainObject,
+  type Json,
+  type JsonObject,
+} from "./types.ts";
