@@ -227,38 +227,47 @@ export function validateLabelSelector(
   return errs;
 }
 
+/**
+ * The values rule of the set-based operators shared by label and node selectors: `In`/`NotIn`
+ * need values, `Exists`/`DoesNotExist` forbid them. `undefined` when `operator` is none of the
+ * four, so callers add their own operators (`Gt`, `Lt`) or the "not a valid selector operator"
+ * error.
+ */
+export function validateSetOperatorValues(
+  operator: string,
+  values: readonly string[],
+  path: FieldPath,
+): FieldErrorList | undefined {
+  switch (operator) {
+    case "In":
+    case "NotIn":
+      return values.length === 0
+        ? [required(path.child("values"), "must be specified when `operator` is 'In' or 'NotIn'")]
+        : [];
+    case "Exists":
+    case "DoesNotExist":
+      return values.length > 0
+        ? [
+            forbiddenField(
+              path.child("values"),
+              "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+            ),
+          ]
+        : [];
+    default:
+      return undefined;
+  }
+}
+
 /** One `matchExpressions` entry: operator/values agreement, key and value formats. */
 export function validateLabelSelectorRequirement(
   requirement: LabelSelectorRequirement,
   path: FieldPath,
 ): FieldErrorList {
-  const errs: FieldErrorList = [];
   const values = requirement.values ?? [];
-  switch (requirement.operator) {
-    case "In":
-    case "NotIn":
-      if (values.length === 0) {
-        errs.push(
-          required(path.child("values"), "must be specified when `operator` is 'In' or 'NotIn'"),
-        );
-      }
-      break;
-    case "Exists":
-    case "DoesNotExist":
-      if (values.length > 0) {
-        errs.push(
-          forbiddenField(
-            path.child("values"),
-            "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-          ),
-        );
-      }
-      break;
-    default:
-      errs.push(
-        invalid(path.child("operator"), requirement.operator, "not a valid selector operator"),
-      );
-  }
+  const errs = validateSetOperatorValues(requirement.operator, values, path) ?? [
+    invalid(path.child("operator"), requirement.operator, "not a valid selector operator"),
+  ];
   errs.push(...validateLabelName(requirement.key, path.child("key")));
   values.forEach((value, i) => {
     for (const msg of isValidLabelValue(value)) {

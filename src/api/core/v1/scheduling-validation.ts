@@ -8,7 +8,11 @@ import {
   required,
 } from "../../meta/field-errors.ts";
 import type { FieldPath } from "../../meta/field-path.ts";
-import { validateLabelName, validateLabelSelector } from "../../validation/meta.ts";
+import {
+  validateLabelName,
+  validateLabelSelector,
+  validateSetOperatorValues,
+} from "../../validation/meta.ts";
 import {
   isDns1123Label,
   isDns1123Subdomain,
@@ -116,47 +120,35 @@ export function validateNodeTaints(
   return errs;
 }
 
+/** The set-based operators plus the numeric `Gt`/`Lt`, which need exactly one value. */
+function validateNodeSelectorOperator(
+  operator: string,
+  values: readonly string[],
+  path: FieldPath,
+): FieldErrorList {
+  if (operator === "Gt" || operator === "Lt") {
+    return values.length === 1
+      ? []
+      : [
+          required(
+            path.child("values"),
+            "must be specified single value when `operator` is 'Lt' or 'Gt'",
+          ),
+        ];
+  }
+  return (
+    validateSetOperatorValues(operator, values, path) ?? [
+      invalid(path.child("operator"), operator, "not a valid selector operator"),
+    ]
+  );
+}
+
 function validateNodeSelectorRequirement(
   req: NodeSelectorRequirement,
   path: FieldPath,
   isField: boolean,
 ): FieldErrorList {
-  const errs: FieldErrorList = [];
-  const values = req.values ?? [];
-  switch (req.operator) {
-    case "In":
-    case "NotIn":
-      if (values.length === 0) {
-        errs.push(
-          required(path.child("values"), "must be specified when `operator` is 'In' or 'NotIn'"),
-        );
-      }
-      break;
-    case "Exists":
-    case "DoesNotExist":
-      if (values.length > 0) {
-        errs.push(
-          forbiddenField(
-            path.child("values"),
-            "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-          ),
-        );
-      }
-      break;
-    case "Gt":
-    case "Lt":
-      if (values.length !== 1) {
-        errs.push(
-          required(
-            path.child("values"),
-            "must be specified single value when `operator` is 'Lt' or 'Gt'",
-          ),
-        );
-      }
-      break;
-    default:
-      errs.push(invalid(path.child("operator"), req.operator, "not a valid selector operator"));
-  }
+  const errs = validateNodeSelectorOperator(req.operator, req.values ?? [], path);
   if (isField) {
     if (req.key !== "metadata.name") {
       errs.push(invalid(path.child("key"), req.key, "not a valid field selector key"));
