@@ -244,6 +244,39 @@ export {
   unauthorized,
   unsupportedMediaType,
 } from "./errors.ts";
+// helpers shared by the scheduler and the kubelet
+export {
+  compileNodeSelector,
+  compileNodeSelectorLabels,
+  compileNodeSelectorTerm,
+  compilePreferredSchedulingTerms,
+  type NodeTest,
+  nodeNameField,
+  podMatchesNodeSelectorAndAffinity,
+  requiredNodeAffinity,
+} from "./helpers/node-affinity.ts";
+export {
+  aggregateContainerRequests,
+  hasPodLevelRequests,
+  isExtendedResourceName,
+  isHugePageResourceName,
+  isNativeResource,
+  isPrefixedNativeResource,
+  isScalarResourceName,
+  type PodRequestsOptions,
+  podLevelResourceNames,
+  podRequests,
+  quantityAmount,
+  type ResourceAmounts,
+  resourceListAmounts,
+} from "./helpers/pod-resources.ts";
+export {
+  doNotScheduleTaints,
+  findMatchingUntoleratedTaint,
+  type TaintFilter,
+  toleratesTaint,
+  tolerationsTolerateTaint,
+} from "./helpers/tolerations.ts";
 // selectors and jsonpath
 export { evaluate as evaluateJsonPath } from "./jsonpath/evaluate.ts";
 export { type JsonPath, parseJsonPath } from "./jsonpath/parse.ts";

@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Registry } from "prom-client";
-import type { KindDefinition, KubeObject } from "../api/index.ts";
+import type { CustomResourceDefinition, KindDefinition, KubeObject } from "../api/index.ts";
 import type { Storage } from "../storage/index.ts";
 import type { Clock, JsonObject, Logger, Random } from "../util/index.ts";
 import { AdmissionChain, type AdmissionPlugin, type ObjectReader } from "./admission/index.ts";
 import { newNamespaceLifecycle } from "./admission/plugins/namespace-lifecycle.ts";
 import { newPriority } from "./admission/plugins/priority.ts";
 import type { Authenticator } from "./authn.ts";
+import { CrdController, crdSegment } from "./crd/crd-controller.ts";
+import { newCrdStrategy } from "./crd/crd-strategy.ts";
 import { updateManagedFields } from "./fieldmanager/index.ts";
 import type { ProtobufDecoder } from "./http/body.ts";
 import { type ApiServerMetrics, newApiServerMetrics } from "./metrics.ts";
@@ -53,7 +55,9 @@ export class ApiServer {
   readonly reader: ObjectReader;
   readonly #options: ApiServerOptions;
   readonly #shutdown = new AbortController();
+  readonly #crds: CrdController;
   #ready = false;
+  readonly #readyChecks: (() => boolean)[] = [];
   #address = "127.0.0.1:6443";
 
   constructor(options: ApiServerOptions) {
@@ -97,17 +101,38 @@ export class ApiServer {
         ? {}
         : { generateJobSelector: options.generateJobSelector }),
     });
+    const crdStrategy = newCrdStrategy({
+      crds: () =>
+        this.reader.list(crdSegment, "") as unknown as readonly CustomResourceDefinition[],
+    });
     for (const definition of options.kinds) {
+      const key = `${definition.group}/${definition.resource}`;
       this.registry.add({
         definition,
-        strategy: strategies.get(`${definition.group}/${definition.resource}`) ?? {},
+        strategy:
+          key === "apiextensions.k8s.io/customresourcedefinitions"
+            ? crdStrategy
+            : (strategies.get(key) ?? {}),
       });
     }
+    this.#crds = new CrdController({
+      registry: this.registry,
+      cache: this.cache,
+      tables: this.tables,
+      logger: options.logger,
+      clock: options.clock,
+      crds: () => this.registry.lookup("apiextensions.k8s.io", "v1", "customresourcedefinitions"),
+    });
   }
 
-  /** Whether the cache is loaded and bootstrap objects exist. */
+  /** Whether the cache is loaded and every added readiness check passes. */
   get ready(): boolean {
-    return this.#ready;
+    return this.#ready && this.#readyChecks.every((check) => check());
+  }
+
+  /** Adds a condition of `/readyz`: the components started beside the server, for example. */
+  addReadyCheck(check: () => boolean): void {
+    this.#readyChecks.push(check);
   }
 
   setAddress(address: string): void {
@@ -131,20 +156,26 @@ export class ApiServer {
       metrics: this.metrics,
       authenticate: this.#options.authenticate,
       address: () => this.#address,
-      isReady: () => this.#ready,
+      isReady: () => this.ready,
     });
   }
 
-  /** Loads the watch cache; resolves once ready. The cache follows storage until `signal`. */
+  /**
+   * Loads the watch cache, then serves the custom resources of every stored CRD; resolves once
+   * ready. The cache follows storage and the CRD controller follows CRDs until `signal` aborts;
+   * `done` settles when both have stopped (it rejects if the cache fails).
+   */
   async start(signal: AbortSignal): Promise<{ done: Promise<void> }> {
     signal.addEventListener("abort", () => this.#shutdown.abort(), { once: true });
     let markLoaded: () => void = () => undefined;
     const loaded = new Promise<void>((resolve) => {
       markLoaded = resolve;
     });
-    const done = this.cache.start(signal, markLoaded);
-    await Promise.race([loaded, done]);
+    const cacheDone = this.cache.start(signal, markLoaded);
+    await Promise.race([loaded, cacheDone]);
+    const crdsDone = this.#crds.start(signal);
     this.#ready = true;
+    const done = Promise.all([cacheDone, crdsDone]).then(() => undefined);
     return { done };
   }
 

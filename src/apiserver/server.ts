@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { methodNotAllowed, pathNotFound } from "../api/index.ts";
+import { badRequest, methodNotAllowed, pathNotFound } from "../api/index.ts";
 import type { Storage } from "../storage/index.ts";
 import type { Clock, Logger } from "../util/index.ts";
 import type { Authenticator } from "./authn.ts";
@@ -12,6 +12,7 @@ import {
   apiVersions,
   serverVersion,
 } from "./discovery/discovery.ts";
+import { handleNodeProxy } from "./handlers/node-proxy.ts";
 import { handlePatch } from "./handlers/patch.ts";
 import { handleGet, handleList, isWatchRequest } from "./handlers/read.ts";
 import { handleScale } from "./handlers/scale.ts";
@@ -47,9 +48,6 @@ export interface HttpHandlerDeps extends HandlerDeps {
   readonly clock: Clock;
 }
 
-/** Paths anyone may read, even when authentication is required elsewhere. */
-const publicPaths = new Set(["/healthz", "/livez", "/readyz", "/version"]);
-
 /** Builds the request listener: routing, authentication, metrics and error handling. */
 export function newHttpHandler(
   deps: HttpHandlerDeps,
@@ -57,7 +55,14 @@ export function newHttpHandler(
   const openapi = new OpenApiDocuments(deps.registry);
   return (req, res) => {
     const started = process.hrtime.bigint();
-    const url = new URL(req.url ?? "/", "http://gantry.local");
+    const url = URL.canParse(req.url ?? "/", "http://gantry.local")
+      ? new URL(req.url ?? "/", "http://gantry.local")
+      : undefined;
+    if (url === undefined) {
+      // Node accepts request targets a URL parser rejects (`GET http://[/api`): answer, don't crash.
+      writeError(res, badRequest(`invalid request URL ${JSON.stringify(req.url)}`), []);
+      return;
+    }
     const query = url.searchParams;
     let info: ReturnType<typeof parseRequestInfo>;
     try {
@@ -86,9 +91,7 @@ export function newHttpHandler(
     };
     res.on("finish", finish);
     const run = async (): Promise<void> => {
-      const user = publicPaths.has(url.pathname)
-        ? { username: "system:anonymous", groups: [] }
-        : deps.authenticate(req);
+      const user = deps.authenticate(req);
       if (info.kind === "nonResource") {
         await serveNonResource(deps, openapi, req, res, url);
         return;
@@ -168,6 +171,9 @@ async function serveSubresource(
       if (!extra.includes("finalize")) return unknownSubresource(scope);
       return handleFinalize(deps, scope);
     default:
+      if (extra.includes("proxy") && /^proxy(\/|$)/.test(info.subresource)) {
+        return handleNodeProxy(scope);
+      }
       return unknownSubresource(scope);
   }
 }

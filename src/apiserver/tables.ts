@@ -8,10 +8,28 @@ export class Tables implements TableConverter {
   readonly #builtIn = builtInPrinters();
   readonly #custom = new Map<string, TablePrinter>();
 
-  /** Sets the printer of a custom resource (`<group>/<resource>`), from its CRD's columns. */
-  setCustom(group: string, resource: string, printer: TablePrinter | undefined): void {
-    if (printer === undefined) this.#custom.delete(`${group}/${resource}`);
-    else this.#custom.set(`${group}/${resource}`, printer);
+  /**
+   * Sets (or with `undefined` removes) the printer of a custom resource version, from its CRD's
+   * `additionalPrinterColumns`. Versions of one CRD may print different columns.
+   */
+  setCustom(
+    group: string,
+    version: string,
+    resource: string,
+    printer: TablePrinter | undefined,
+  ): void {
+    const key = customKey(group, version, resource);
+    if (printer === undefined) this.#custom.delete(key);
+    else this.#custom.set(key, printer);
+  }
+
+  /** The printer a served resource's Tables use. */
+  printerOf(group: string, version: string, resource: string): TablePrinter {
+    return (
+      this.#custom.get(customKey(group, version, resource)) ??
+      this.#builtIn.get(`${group}/${resource}`) ??
+      defaultPrinter
+    );
   }
 
   convert(
@@ -20,8 +38,7 @@ export class Tables implements TableConverter {
     options: Parameters<TableConverter["convert"]>[2],
   ): JsonObject {
     const d = store.entry.definition;
-    const key = `${d.group}/${d.resource}`;
-    const printer = this.#custom.get(key) ?? this.#builtIn.get(key) ?? defaultPrinter;
+    const printer = this.printerOf(d.group, d.version, d.resource);
     const includeObject =
       options.includeObject === "None" || options.includeObject === "Object"
         ? options.includeObject
@@ -33,4 +50,8 @@ export class Tables implements TableConverter {
       ...(options.listMeta === undefined ? {} : { listMeta: options.listMeta }),
     }) as unknown as JsonObject;
   }
+}
+
+function customKey(group: string, version: string, resource: string): string {
+  return `${group}/${version}/${resource}`;
 }

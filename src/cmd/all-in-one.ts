@@ -1,15 +1,25 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { setMaxListeners } from "node:events";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { builtInKinds, defaultTolerations, generateJobSelector, qosClassOf } from "../api/index.ts";
-import { ApiServer, newAnonymousAuthenticator } from "../apiserver/index.ts";
+import {
+  ApiServer,
+  type Authenticator,
+  newAnonymousAuthenticator,
+  newTokenAuthenticator,
+} from "../apiserver/index.ts";
+import type { NodeFleet } from "../kubelet/index.ts";
 import type { Storage } from "../storage/index.ts";
 import { type Logger, systemClock, systemRandom } from "../util/index.ts";
 import { bootstrap } from "./bootstrap.ts";
+import { type ComponentsOptions, startComponents } from "./components.ts";
 import { renderKubeconfig } from "./kubeconfig.ts";
 import { openStorage, type StorageKind } from "./storage.ts";
+import { advertisedHost, ensurePki, isLoopbackAddress, isUnspecifiedAddress } from "./tls.ts";
 
 export interface AllInOneOptions {
   readonly dataDir: string;
@@ -17,6 +27,19 @@ export interface AllInOneOptions {
   readonly address: string;
   readonly storage: StorageKind;
   readonly logger: Logger;
+  /**
+   * Serve https with a CA, serving certificate and admin token kept in `DATA_DIR/pki/`, and
+   * require the token. Without it the address must be a loopback one (anonymous plain http).
+   * @default undefined (plain http)
+   */
+  readonly tls?: {
+    /** Extra names and addresses for the serving certificate (`--tls-san`). */
+    readonly sans: readonly string[];
+  };
+  /** Receives human-readable progress lines for slow start-up steps. @default ignored */
+  readonly progress?: (line: string) => void;
+  /** The scheduler, controllers and emulated nodes to run beside the API server. @default none */
+  readonly components?: ComponentsOptions;
 }
 
 /** A running control plane in one process. */
@@ -24,26 +47,46 @@ export interface AllInOne extends AsyncDisposable {
   readonly url: string;
   readonly kubeconfigPath: string;
   readonly server: ApiServer;
+  /** The emulated nodes, when `components.cluster` was given. */
+  readonly fleet: NodeFleet | undefined;
   close(): Promise<void>;
 }
 
-/** Starts storage, the API server and the HTTP listener; writes the kubeconfig. */
+/** The message `gantry up` prints when asked to serve plain http beyond loopback. */
+export function plainHttpRefusal(address: string): string {
+  return `Cannot serve plain http on ${address}: plain http is allowed only on a loopback address (127.0.0.1, ::1 or localhost), with anonymous access. Add --tls to serve https with a generated CA, serving certificate and bearer token, or bind --address 127.0.0.1`;
+}
+
+/** Starts storage, the API server and the HTTP(S) listener; writes the kubeconfig. */
 export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne> {
-  if (!isLoopback(options.address)) {
-    throw new Error(
-      `Cannot serve plain http on ${options.address}: only loopback addresses allow anonymous http. Use --address 127.0.0.1, or --tls once it is available`,
-    );
+  if (options.tls === undefined && !isLoopbackAddress(options.address)) {
+    throw new Error(plainHttpRefusal(options.address));
   }
+  const progress = options.progress ?? (() => undefined);
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
+  const pki =
+    options.tls === undefined
+      ? undefined
+      : await ensurePki({
+          dir: join(dataDir, "pki"),
+          hosts: [options.address, ...options.tls.sans],
+          now: systemClock.now(),
+          progress,
+        });
+  // Plain http: kubectl sends no credentials to http servers, so everyone is anonymous; the
+  // kubeconfig's token only matters to clients that send it anyway.
+  const token = pki?.adminToken ?? randomBytes(24).toString("base64url");
+  const authenticate: Authenticator =
+    pki === undefined ? newAnonymousAuthenticator(token) : newTokenAuthenticator(token);
+
   const storage: Storage = await openStorage(options.storage, dataDir);
-  const token = randomBytes(24).toString("base64url");
   const apiServer = new ApiServer({
     storage,
     clock: systemClock,
     random: systemRandom,
     logger: options.logger,
-    authenticate: newAnonymousAuthenticator(token),
+    authenticate,
     kinds: builtInKinds(),
     qosClassOf: qosClassOf as never,
     defaultTolerations: defaultTolerations as never,
@@ -54,31 +97,80 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
   done.catch((error: unknown) => options.logger.error("Watch cache failed", { error }));
   await bootstrap(apiServer);
 
-  const http: Server = createServer({ keepAliveTimeout: 65_000 }, apiServer.handler());
-  await new Promise<void>((resolveListen, reject) => {
-    http.once("error", reject);
-    http.listen(options.port, options.address, () => resolveListen());
-  });
+  const http: Server =
+    pki === undefined
+      ? createServer({ keepAliveTimeout: 65_000 }, apiServer.handler())
+      : createTlsServer(
+          { keepAliveTimeout: 65_000, cert: pki.servingCertPem, key: pki.servingKeyPem },
+          apiServer.handler(),
+        );
+  const bindAddress = options.address.replace(/^\[(.*)\]$/, "$1");
+  try {
+    await new Promise<void>((resolveListen, reject) => {
+      http.once("error", reject);
+      http.listen(options.port, bindAddress, () => resolveListen());
+    });
+  } catch (error: unknown) {
+    stop.abort();
+    await done.catch(() => undefined);
+    await storage.close();
+    throw error;
+  }
   const port = (http.address() as AddressInfo).port;
-  const host = options.address.includes(":") ? `[${options.address}]` : options.address;
-  const url = `http://${host}:${port}`;
-  apiServer.setAddress(`${host}:${port}`);
+  const hostOf = (address: string): string => (address.includes(":") ? `[${address}]` : address);
+  const bound = hostOf(bindAddress);
+  const advertised = hostOf(advertisedHost(options.address, options.tls?.sans ?? []));
+  const url = `${pki === undefined ? "http" : "https"}://${advertised}:${port}`;
+  apiServer.setAddress(`${advertised}:${port}`);
   const kubeconfigPath = join(dataDir, "kubeconfig");
-  writeFileSync(kubeconfigPath, renderKubeconfig({ server: url, token }), { mode: 0o600 });
+  writeFileSync(
+    kubeconfigPath,
+    renderKubeconfig(
+      pki === undefined
+        ? { server: url, token }
+        : { server: url, token, caData: Buffer.from(pki.caCertPem).toString("base64") },
+    ),
+    { mode: 0o600 },
+  );
+  chmodSync(kubeconfigPath, 0o600);
+  options.logger.v(1).info("Listening", { address: `${bound}:${port}`, tls: pki !== undefined });
+
+  const stopComponents = new AbortController();
+  // Every informer, watch and worker of the components listens on this one signal.
+  setMaxListeners(0, stopComponents.signal);
+  let componentsReady = false;
+  apiServer.addReadyCheck(() => componentsReady);
+  const internalHost = isUnspecifiedAddress(bindAddress) ? "127.0.0.1" : bound;
+  const components = await startComponents(
+    {
+      server: `${pki === undefined ? "http" : "https"}://${internalHost}:${port}`,
+      token,
+      ...(pki === undefined ? {} : { ca: pki.caCertPem }),
+    },
+    options.components ?? {},
+    options.logger,
+    stopComponents.signal,
+  );
+  componentsReady = true;
 
   let closed = false;
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
+    stopComponents.abort();
+    await components.done;
     stop.abort();
     http.closeAllConnections();
     await new Promise<void>((r) => http.close(() => r()));
     await done.catch(() => undefined);
     await storage.close();
   };
-  return { url, kubeconfigPath, server: apiServer, close, [Symbol.asyncDispose]: close };
-}
-
-function isLoopback(address: string): boolean {
-  return address === "localhost" || address === "::1" || address.startsWith("127.");
+  return {
+    url,
+    kubeconfigPath,
+    server: apiServer,
+    fleet: components.fleet,
+    close,
+    [Symbol.asyncDispose]: close,
+  };
 }

@@ -1,6 +1,15 @@
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import {
+  type ClusterConfig,
+  ClusterConfigError,
+  defaultClusterConfig,
+  defaultNodeCount,
+  parseClusterConfig,
+} from "../kubelet/index.ts";
 import { newJsonLogger } from "../util/index.ts";
-import { startAllInOne } from "./all-in-one.ts";
+import { plainHttpRefusal, startAllInOne } from "./all-in-one.ts";
+import { isLoopbackAddress } from "./tls.ts";
 
 const usage = `Usage: gantry <command> [options]
 
@@ -10,37 +19,79 @@ Commands:
 Options for up:
   --data-dir DIR       Where state and the kubeconfig live (default ./.gantry)
   --port P             Port to listen on (default 6443; 0 picks a free one)
-  --address A          Address to bind (default 127.0.0.1)
+  --address A          Address to bind (default 127.0.0.1). Plain http is allowed only on
+                       a loopback address; any other address needs --tls
+  --tls                Serve https: generate (or reuse) a CA, a serving certificate and an
+                       admin bearer token in DATA_DIR/pki, and require the token
+  --tls-san NAME       Another DNS name or IP address for the serving certificate
+                       (repeatable, or comma-separated); needs --tls
   --storage KIND       memory | sqlite (default sqlite)
+  --config FILE        Cluster config: node pools, their shapes and kubelet settings
+                       (see examples/cluster.yaml)
+  --nodes N            Run N default emulated nodes (default 3; not with --config)
   --v N                Log verbosity (default 0)
 `;
 
+/** A mistake in the command line: printed without a stack trace, exit code 2. */
+class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+function parseUpArgs(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      options: {
+        "data-dir": { type: "string", default: "./.gantry" },
+        port: { type: "string", default: "6443" },
+        address: { type: "string", default: "127.0.0.1" },
+        tls: { type: "boolean", default: false },
+        "tls-san": { type: "string", multiple: true, default: [] },
+        storage: { type: "string", default: "sqlite" },
+        config: { type: "string" },
+        nodes: { type: "string" },
+        v: { type: "string", default: "0" },
+        help: { type: "boolean", default: false },
+      },
+    });
+  } catch (error: unknown) {
+    // parseArgs rejects unknown options and missing values with a TypeError.
+    if (error instanceof TypeError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 async function up(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      "data-dir": { type: "string", default: "./.gantry" },
-      port: { type: "string", default: "6443" },
-      address: { type: "string", default: "127.0.0.1" },
-      storage: { type: "string", default: "sqlite" },
-      v: { type: "string", default: "0" },
-      help: { type: "boolean", default: false },
-    },
-  });
+  const { values } = parseUpArgs(argv);
   if (values.help) {
     process.stdout.write(usage);
     return;
   }
+  const tlsSans = values["tls-san"].flatMap((value) =>
+    value
+      .split(",")
+      .map((name) => name.trim())
+      .filter((name) => name !== ""),
+  );
+  if (!values.tls && tlsSans.length > 0) {
+    throw new UsageError(
+      "Cannot use --tls-san without --tls: it names the https certificate's hosts",
+    );
+  }
+  if (!values.tls && !isLoopbackAddress(values.address)) {
+    throw new UsageError(plainHttpRefusal(values.address));
+  }
   const storage = values.storage;
   if (storage !== "memory" && storage !== "sqlite") {
-    throw new Error(
+    throw new UsageError(
       `Cannot use storage "${storage}": choose memory or sqlite (etcd comes in a later release)`,
     );
   }
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`Cannot listen on port "${values.port}": give a number from 0 to 65535`);
+    throw new UsageError(`Cannot listen on port "${values.port}": give a number from 0 to 65535`);
   }
+  const cluster = clusterConfigOf(values.config, values.nodes);
   const logger = newJsonLogger((line) => process.stderr.write(`${line}\n`), {
     verbosity: Number(values.v),
   });
@@ -50,6 +101,9 @@ async function up(argv: string[]): Promise<void> {
     address: values.address,
     storage,
     logger,
+    ...(values.tls ? { tls: { sans: tlsSans } } : {}),
+    progress: (line) => process.stdout.write(`${line}\n`),
+    components: { cluster, scheduler: true, controllers: true },
   });
   process.stdout.write(`kubeconfig: ${plane.kubeconfigPath}\n`);
   logger.info("gantry is ready", { url: plane.url, storage, kubeconfig: plane.kubeconfigPath });
@@ -65,6 +119,34 @@ async function up(argv: string[]): Promise<void> {
   };
   process.once("SIGTERM", () => shutdown("SIGTERM"));
   process.once("SIGINT", () => shutdown("SIGINT"));
+}
+
+/** The node pools from `--config FILE`, or `--nodes N` default nodes (3 without either). */
+function clusterConfigOf(file: string | undefined, nodes: string | undefined): ClusterConfig {
+  if (file !== undefined && nodes !== undefined) {
+    throw new UsageError("Cannot use --nodes with --config: set the pools' counts in the file");
+  }
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error: unknown) {
+      throw new UsageError(
+        `Cannot read the cluster config ${file}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    try {
+      return parseClusterConfig(text, { source: file });
+    } catch (error: unknown) {
+      if (error instanceof ClusterConfigError) throw new UsageError(error.message);
+      throw error;
+    }
+  }
+  const count = nodes === undefined ? defaultNodeCount : Number(nodes);
+  if (!Number.isInteger(count) || count < 0) {
+    throw new UsageError(`Cannot run "${nodes}" nodes: give a whole number, 0 or more`);
+  }
+  return defaultClusterConfig(count);
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -87,5 +169,6 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   process.stderr.write(`gantry: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
+  if (error instanceof UsageError) process.stderr.write("Run 'gantry up --help' for usage.\n");
+  process.exit(error instanceof UsageError ? 2 : 1);
 });

@@ -1,8 +1,11 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
+import { parse as parseYaml } from "yaml";
 
 const repoRoot = resolve(import.meta.dirname, "..", "..");
 
@@ -11,6 +14,10 @@ export interface GantryProcess extends AsyncDisposable {
   readonly kubeconfig: string;
   readonly dataDir: string;
   readonly url: string;
+  /** The admin bearer token from the kubeconfig. */
+  readonly token: string;
+  /** The CA certificate (PEM) from the kubeconfig; undefined for plain http. */
+  readonly caPem: string | undefined;
   readonly child: ChildProcess;
   /** Stops the process with SIGTERM (or `signal`) and waits for it to exit. */
   stop(signal?: NodeJS.Signals): Promise<void>;
@@ -20,6 +27,10 @@ export interface StartOptions {
   /** Reuse a data dir (for restart tests); a fresh temp dir otherwise. */
   readonly dataDir?: string;
   readonly storage?: "memory" | "sqlite";
+  /** Serve https (`--tls`): readiness is checked with the generated CA and token. */
+  readonly tls?: boolean;
+  /** A fixed port (to restart on the same one); a free port otherwise. */
+  readonly port?: number;
   readonly extraArgs?: readonly string[];
   /** @default 30000 */
   readonly timeoutMs?: number;
@@ -37,9 +48,10 @@ export async function startGantry(options: StartOptions = {}): Promise<GantryPro
       "--data-dir",
       dataDir,
       "--port",
-      "0",
+      String(options.port ?? 0),
       "--storage",
       options.storage ?? "sqlite",
+      ...(options.tls === true ? ["--tls"] : []),
       ...(options.extraArgs ?? []),
     ],
     { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] },
@@ -50,11 +62,53 @@ export async function startGantry(options: StartOptions = {}): Promise<GantryPro
     if (stderr.length > 200) stderr.shift();
   });
   const exited = new Promise<void>((r) => child.once("exit", () => r()));
-  const kubeconfig = await new Promise<string>((resolveLine, reject) => {
+  const stopNow = (): void => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  };
+  let kubeconfig: string;
+  let server: ReturnType<typeof readKubeconfig>;
+  try {
+    kubeconfig = await kubeconfigLine(child, stderr, options.timeoutMs ?? 30_000);
+    server = readKubeconfig(kubeconfig);
+    const readyz = await requestGantry(`${server.url}/readyz`, {
+      token: server.token,
+      ...(server.caPem === undefined ? {} : { caPem: server.caPem }),
+    });
+    if (readyz.status !== 200) throw new Error(`/readyz answered ${readyz.status}: ${readyz.body}`);
+  } catch (error: unknown) {
+    stopNow();
+    await exited;
+    if (owned) rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const { url, token, caPem } = server;
+  const stop = async (signal: NodeJS.Signals = "SIGTERM"): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return {
+    kubeconfig,
+    dataDir,
+    url,
+    token,
+    caPem,
+    child,
+    stop,
+    [Symbol.asyncDispose]: async () => {
+      await stop();
+      if (owned) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Waits for the `kubeconfig: PATH` line `gantry up` prints once it listens. */
+function kubeconfigLine(child: ChildProcess, stderr: string[], timeoutMs: number): Promise<string> {
+  return new Promise<string>((resolveLine, reject) => {
     const timer = setTimeout(() => {
-      child.kill("SIGKILL");
       reject(new Error(`gantry up did not print its kubeconfig in time:\n${stderr.join("")}`));
-    }, options.timeoutMs ?? 30_000);
+    }, timeoutMs);
     const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
     lines.on("line", (line) => {
       const m = /^kubeconfig: (.+)$/.exec(line);
@@ -68,34 +122,114 @@ export async function startGantry(options: StartOptions = {}): Promise<GantryPro
       reject(new Error(`gantry up exited with ${code}:\n${stderr.join("")}`));
     });
   });
-  const url = await serverOf(kubeconfig);
-  const readyz = await fetch(`${url}/readyz`);
-  if (readyz.status !== 200) throw new Error(`/readyz answered ${readyz.status}`);
-  const stop = async (signal: NodeJS.Signals = "SIGTERM"): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    await exited;
-    clearTimeout(timer);
+}
+
+/** The server URL, token and CA (PEM, if any) of a kubeconfig `gantry up` wrote. */
+export function readKubeconfig(path: string): {
+  url: string;
+  token: string;
+  caPem: string | undefined;
+} {
+  const config: unknown = parseYaml(readFileSync(path, "utf8"));
+  const field = (value: unknown, ...keys: (string | number)[]): unknown => {
+    let current = value;
+    for (const key of keys) {
+      if (typeof current !== "object" || current === null) return undefined;
+      current = (current as Record<string | number, unknown>)[key];
+    }
+    return current;
   };
+  const url = field(config, "clusters", 0, "cluster", "server");
+  const token = field(config, "users", 0, "user", "token");
+  const caData = field(config, "clusters", 0, "cluster", "certificate-authority-data");
+  if (typeof url !== "string" || typeof token !== "string") {
+    throw new Error(`Cannot read the server and token of ${path}`);
+  }
   return {
-    kubeconfig,
-    dataDir,
     url,
-    child,
-    stop,
-    [Symbol.asyncDispose]: async () => {
-      await stop();
-      if (owned) rmSync(dataDir, { recursive: true, force: true });
-    },
+    token,
+    caPem: typeof caData === "string" ? Buffer.from(caData, "base64").toString("utf8") : undefined,
   };
 }
 
-async function serverOf(kubeconfig: string): Promise<string> {
-  const { readFile } = await import("node:fs/promises");
-  const text = await readFile(kubeconfig, "utf8");
-  const m = /server: (\S+)/.exec(text);
-  if (m?.[1] === undefined) throw new Error(`No server in ${kubeconfig}`);
-  return m[1];
+export interface GantryResponse {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+}
+
+/**
+ * One request to a gantry (http or https) with node's own clients: `caPem` is the only CA
+ * trusted for https, and `token` is sent as a bearer token when given.
+ */
+export function requestGantry(
+  url: string,
+  options: {
+    token?: string;
+    caPem?: string;
+    method?: string;
+    body?: string;
+    headers?: Record<string, string>;
+    /** @default 10000 */
+    timeoutMs?: number;
+  } = {},
+): Promise<GantryResponse> {
+  const target = new URL(url);
+  const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
+  if (options.token !== undefined) headers["Authorization"] = `Bearer ${options.token}`;
+  const send = target.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise((resolveResponse, reject) => {
+    const req = send(
+      target,
+      {
+        method: options.method ?? "GET",
+        headers,
+        timeout: options.timeoutMs ?? 10_000,
+        ...(target.protocol === "https:" && options.caPem !== undefined
+          ? { ca: options.caPem }
+          : {}),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("error", reject);
+        res.on("end", () =>
+          resolveResponse({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error(`No answer from ${url} in time`)));
+    req.on("error", reject);
+    req.end(options.body);
+  });
+}
+
+export interface GantryRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `gantry <args>` to completion (for commands that exit, such as a refused `up`). */
+export function runGantry(
+  args: readonly string[],
+  options: { timeoutMs?: number } = {},
+): Promise<GantryRun> {
+  return new Promise((resolveRun) => {
+    execFile(
+      process.execPath,
+      [join(repoRoot, "bin", "gantry.js"), ...args],
+      { cwd: repoRoot, timeout: options.timeoutMs ?? 30_000 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : null;
+        resolveRun({ code, stdout, stderr });
+      },
+    );
+  });
 }
 
 /** The directory holding kubectl and its versioned siblings (kubectl.1.27 …). */

@@ -1,8 +1,35 @@
+export { DaemonSetBuilder, makeDaemonSet } from "./builders/daemon-set-builder.ts";
+export { DeploymentBuilder, makeDeployment } from "./builders/deployment-builder.ts";
+export { JobBuilder, makeJob } from "./builders/job-builder.ts";
+export { makeNode, NodeBuilder } from "./builders/node-builder.ts";
+export { type AffinityTermOptions, makePod, PodBuilder } from "./builders/pod-builder.ts";
+export { makeReplicaSet, ReplicaSetBuilder } from "./builders/replica-set-builder.ts";
+export {
+  minimalPlugins,
+  newTestFramework,
+  nodeInfoOf,
+  type RecordedEvent,
+  type TestFramework,
+  type TestFrameworkOptions,
+  unreachableClient,
+} from "./builders/scheduler-fixtures.ts";
+export { makeStatefulSet, StatefulSetBuilder } from "./builders/stateful-set-builder.ts";
+export {
+  type ClusterHarness,
+  type ClusterHarnessOptions,
+  startClusterHarness,
+} from "./cluster-harness.ts";
+export { FakeClock, settle } from "./fake-clock.ts";
 export {
   type GantryProcess,
+  type GantryResponse,
+  type GantryRun,
   type KubectlResult,
   kubectl,
   kubectlDir,
+  readKubeconfig,
+  requestGantry,
+  runGantry,
   type StartOptions,
   startGantry,
 } from "./gantry-process.ts";

@@ -4,8 +4,11 @@ import {
   type KubeObject,
   pruneUnknownFields,
 } from "../../api/index.ts";
-import { decodeObjectBody, readBody } from "../http/body.ts";
+import { isPlainObject, type JsonObject } from "../../util/index.ts";
+import { checkObjectMediaType, decodeObjectBody, readBody } from "../http/body.ts";
 import { asObject, type HandlerDeps, type RequestScope } from "./scope.ts";
+import { decodeTyped } from "./type-check.ts";
+import { validateWriteOptions, type WriteOptionsKind } from "./write-context.ts";
 
 export type FieldValidation = "Strict" | "Warn" | "Ignore";
 
@@ -53,20 +56,38 @@ export function pruneOrReject(
   );
 }
 
-/** Reads and decodes the body of a create or update into an object of the store's kind. */
-export async function decodeObject(deps: HandlerDeps, scope: RequestScope): Promise<KubeObject> {
+/**
+ * Reads and decodes the body of a create or update into an object of the store's kind, in
+ * upstream's order: Content-Type (415), body size (413), query options (400/422), then the body.
+ */
+export async function decodeObject(
+  deps: HandlerDeps,
+  scope: RequestScope,
+  options: WriteOptionsKind,
+): Promise<KubeObject> {
+  const contentType = scope.req.headers["content-type"];
+  checkObjectMediaType(contentType);
   const body = await readBody(scope.req);
+  validateWriteOptions(scope.query, options);
   if (body.length === 0) throw badRequest("the request body is empty: send the object to write");
-  const raw = decodeObjectBody(body, scope.req.headers["content-type"], deps.protobuf);
+  const raw = decodeObjectBody(body, contentType, deps.protobuf);
   const definition = scope.store.entry.definition;
   checkTypeMeta(definition, raw);
+  decodeTyped(
+    definition,
+    raw,
+    scope.store.entry.strategy.customResource === true ? "metadata" : "object",
+  );
   const obj = asObject(raw);
   pruneOrReject(definition, obj, fieldValidationOf(scope.query), scope.warnings);
   return obj;
 }
 
 /** Rejects a body whose apiVersion or kind names another kind, as the decoder does. */
-export function checkTypeMeta(definition: KindDefinition, raw: Record<string, unknown>): void {
+export function checkTypeMeta(
+  definition: Pick<KindDefinition, "group" | "version" | "kind">,
+  raw: Record<string, unknown>,
+): void {
   const expectedVersion =
     definition.group === "" ? definition.version : `${definition.group}/${definition.version}`;
   const apiVersion = raw["apiVersion"];
@@ -81,4 +102,15 @@ export function checkTypeMeta(definition: KindDefinition, raw: Record<string, un
       `the kind in the data (${String(kind)}) does not match the expected kind (${definition.kind})`,
     );
   }
+}
+
+/** Parses a JSON body that must be an object (Binding, Eviction). */
+export async function readJsonObject(deps: HandlerDeps, scope: RequestScope): Promise<JsonObject> {
+  const body = await readBody(scope.req);
+  const value =
+    body.length === 0
+      ? {}
+      : decodeObjectBody(body, scope.req.headers["content-type"], deps.protobuf);
+  if (!isPlainObject(value)) throw badRequest("the request body must be a JSON object");
+  return value as JsonObject;
 }

@@ -1,4 +1,13 @@
-import { badRequest, expired, type KubeObject } from "../../api/index.ts";
+import {
+  badRequest,
+  expired,
+  type FieldError,
+  FieldPath,
+  forbiddenField,
+  invalidObject,
+  type KubeObject,
+  notSupported,
+} from "../../api/index.ts";
 
 /** Upstream's message for a continue token whose revision has been compacted. */
 export const continueExpiredMessage =
@@ -38,22 +47,126 @@ export function decodeContinue(text: string): ContinueToken {
   }
 }
 
-/** Parses `limit`: a non-negative integer, 0 meaning no limit. */
+/**
+ * Go's `strconv.ParseInt(text, 10, 64)`, which decodes every integer query parameter, with its
+ * error as the 400 message (`strconv.ParseInt: parsing "x": invalid syntax`).
+ */
+export function parseInt64(text: string): number {
+  if (!/^[+-]?\d+$/.test(text)) {
+    throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`);
+  }
+  const value = BigInt(text);
+  if (value > 9223372036854775807n || value < -9223372036854775808n) {
+    throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(text)}: value out of range`);
+  }
+  return Number(value);
+}
+
+/** An optional integer query parameter: `undefined` when absent. */
+export function optionalInt64(query: URLSearchParams, name: string): number | undefined {
+  const text = query.get(name);
+  return text === null ? undefined : parseInt64(text);
+}
+
+/** `limit`: 0 or less means no limit, as upstream's storage treats it. */
 export function parseLimit(text: string | null): number {
-  if (text === null || text === "") return 0;
+  if (text === null) return 0;
+  return Math.max(0, parseInt64(text));
+}
+
+/**
+ * Parses a resourceVersion query value: undefined when unset, a revision otherwise. Upstream
+ * reports a non-numeric one with this message but as a 500 (kubernetes/kubernetes#101350); gantry
+ * answers 400, as the pending upstream fix does.
+ */
+export function parseResourceVersion(text: string | null): number | undefined {
+  if (text === null || text === "") return undefined;
+  if (!/^\d+$/.test(text)) {
+    throw badRequest(
+      `resourceVersion: Invalid value: ${JSON.stringify(text)}: strconv.ParseUint: parsing ${JSON.stringify(text)}: invalid syntax`,
+    );
+  }
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 0) throw badRequest(`invalid limit: ${JSON.stringify(text)}`);
+  if (!Number.isSafeInteger(n)) {
+    throw badRequest(
+      `resourceVersion: Invalid value: ${JSON.stringify(text)}: strconv.ParseUint: parsing ${JSON.stringify(text)}: value out of range`,
+    );
+  }
   return n;
 }
 
-/** Parses a resourceVersion query value: undefined when unset, a revision otherwise. */
-export function parseResourceVersion(text: string | null): number | undefined {
-  if (text === null || text === "") return undefined;
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n)) {
-    throw badRequest(`invalid resource version: ${JSON.stringify(text)}`);
+/**
+ * Upstream's `ValidateListOptions`: the 422 `ListOptions.meta.k8s.io "" is invalid: …` for
+ * resourceVersionMatch and sendInitialEvents combinations a list or watch does not allow.
+ */
+export function validateListOptions(query: URLSearchParams, watch: boolean): void {
+  const match = query.get("resourceVersionMatch") ?? "";
+  const rv = query.get("resourceVersion") ?? "";
+  const hasContinue = (query.get("continue") ?? "") !== "";
+  const sendInitialEvents = query.has("sendInitialEvents");
+  const path = FieldPath.of("resourceVersionMatch");
+  const errors: FieldError[] = [];
+  if (watch) {
+    if (sendInitialEvents && match !== "NotOlderThan") {
+      errors.push(
+        forbiddenField(
+          path,
+          "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
+        ),
+      );
+    }
+    if (match !== "") {
+      if (!sendInitialEvents) {
+        errors.push(
+          forbiddenField(
+            path,
+            "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided",
+          ),
+        );
+      }
+      if (match !== "NotOlderThan") errors.push(notSupported(path, match, ["NotOlderThan"]));
+      if (hasContinue) {
+        errors.push(
+          forbiddenField(path, "resourceVersionMatch is forbidden when continue is provided"),
+        );
+      }
+    }
+  } else {
+    if (match !== "") {
+      if (rv === "") {
+        errors.push(
+          forbiddenField(
+            path,
+            "resourceVersionMatch is forbidden unless resourceVersion is provided",
+          ),
+        );
+      }
+      if (hasContinue) {
+        errors.push(
+          forbiddenField(path, "resourceVersionMatch is forbidden when continue is provided"),
+        );
+      }
+      if (match !== "Exact" && match !== "NotOlderThan") {
+        errors.push(notSupported(path, match, ["Exact", "NotOlderThan", ""]));
+      }
+      if (match === "Exact" && rv === "0") {
+        errors.push(
+          forbiddenField(path, 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'),
+        );
+      }
+    }
+    if (sendInitialEvents) {
+      errors.push(
+        forbiddenField(
+          FieldPath.of("sendInitialEvents"),
+          "sendInitialEvents is forbidden for list",
+        ),
+      );
+    }
   }
-  return n;
+  if (errors.length > 0) {
+    throw invalidObject({ group: "meta.k8s.io", kind: "ListOptions" }, "", errors);
+  }
 }
 
 /** The 410 for a revision older than what is still readable. */

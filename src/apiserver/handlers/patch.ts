@@ -8,8 +8,15 @@ import { writeJson } from "../http/responses.ts";
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from "../patch/index.ts";
 import type { Store } from "../registry/generic/store.ts";
 import { checkTypeMeta, fieldValidationOf, pruneOrReject } from "./decode.ts";
-import { apiVersionOfStore, asObject, type HandlerDeps, type RequestScope } from "./scope.ts";
-import { writeContextOf } from "./write-context.ts";
+import {
+  apiVersionOfStore,
+  asObject,
+  checkVerb,
+  type HandlerDeps,
+  type RequestScope,
+} from "./scope.ts";
+import { decodeTyped } from "./type-check.ts";
+import { validateWriteOptions, writeContextOf } from "./write-context.ts";
 
 const jsonPatch = "application/json-patch+json";
 const mergePatch = "application/merge-patch+json";
@@ -30,22 +37,23 @@ export async function handlePatch(
   subresource: string,
 ): Promise<void> {
   const { store, info, query } = scope;
+  if (subresource === "") checkVerb(scope);
   const media = mediaTypeOf(scope.req.headers["content-type"]);
   const accepted = acceptedPatchTypes(store);
   if (!accepted.includes(media)) throw unsupportedMediaType(accepted);
   const body = await readBody(scope.req);
+  validateWriteOptions(query, "PatchOptions", media);
   const context = writeContextOf(scope, subresource);
   const validation = fieldValidationOf(query);
   const definition = store.entry.definition;
+  const typed = store.entry.strategy.customResource === true ? "metadata" : "object";
 
   if (media === applyPatch) {
-    if ((query.get("fieldManager") ?? "") === "") {
-      throw badRequest("PATCH, application/apply-patch+yaml requires fieldManager to be specified");
-    }
     const force = parseGoBool(query.get("force")) === true;
     const applied = parseYamlBody(body);
     if (!isPlainObject(applied)) throw badRequest("the apply configuration must be an object");
     checkTypeMeta(definition, applied);
+    decodeTyped(definition, structuredClone(applied), typed);
     pruneOrReject(definition, applied, validation, scope.warnings);
     const appliedName = (applied["metadata"] as { name?: string } | undefined)?.name;
     if (appliedName !== undefined && appliedName !== info.name) {
@@ -111,6 +119,7 @@ export async function handlePatch(
       }
       if (!isPlainObject(next)) throw badRequest("the patch result is not an object");
       checkTypeMeta(definition, next);
+      decodeTyped(definition, next, typed);
       pruneOrReject(definition, next, validation, scope.warnings);
       const obj = asObject(next);
       if ((obj.metadata.name ?? "") !== info.name)

@@ -1,9 +1,9 @@
-import { expired, type KubeObject, timeout } from "../../api/index.ts";
+import { badRequest, expired, type KubeObject, notFound, timeout } from "../../api/index.ts";
 import { StorageError } from "../../storage/index.ts";
 import type { JsonObject } from "../../util/index.ts";
 import { parseAccept, wantsTable } from "../http/accept.ts";
 import { parseGoBool } from "../http/request-info.ts";
-import { writeJson } from "../http/responses.ts";
+import { writeJson, writeJsonList } from "../http/responses.ts";
 import { prefixOf, segmentOf } from "../registry/generic/strategy.ts";
 import type { CachedObject } from "../watch-cache/index.ts";
 import {
@@ -11,84 +11,137 @@ import {
   decodeContinue,
   encodeContinue,
   type ObjectPredicate,
+  optionalInt64,
   parseLimit,
   parseResourceVersion,
   tooOldResourceVersion,
+  validateListOptions,
 } from "./list-options.ts";
 import { buildPredicate } from "./predicate.ts";
-import { apiVersionOfStore, type HandlerDeps, type RequestScope } from "./scope.ts";
+import { apiVersionOfStore, checkVerb, type HandlerDeps, type RequestScope } from "./scope.ts";
 
 /** How long a read waits for the cache to reach a requested revision (upstream: 3 s). */
 const freshnessTimeoutMs = 3000;
 
-/** GET of one object. */
+/**
+ * GET of one object, from the watch cache once it holds every write storage has acknowledged:
+ * the same answer as a storage read (a consistent read), without parsing, copying and
+ * serializing the object again.
+ */
 export async function handleGet(deps: HandlerDeps, scope: RequestScope): Promise<void> {
   const { store, info } = scope;
-  const object = await store.get(info.namespace, info.name);
-  respondObjects(deps, scope, [object as unknown as JsonObject], undefined, true);
+  checkVerb(scope);
+  parseResourceVersion(scope.query.get("resourceVersion"));
+  await untilFresh(deps);
+  const definition = store.entry.definition;
+  const cached = deps.cache
+    .resource(segmentOf(definition))
+    .get(store.key(info.namespace, info.name));
+  if (cached === undefined) {
+    throw notFound({ group: definition.group, resource: definition.resource }, info.name);
+  }
+  respondObjects(deps, scope, [cached.object], undefined, true, [cached.json()]);
 }
 
-/** GET of a collection: from the watch cache, or from storage for continue and exact reads. */
+/**
+ * GET of a collection: from the watch cache, or from storage for a continue token or an exact
+ * read at an older revision. A continue token (or exact read) at the cache's own revision is
+ * served from the cache too: nothing has been written since, so its state is that snapshot.
+ */
 export async function handleList(deps: HandlerDeps, scope: RequestScope): Promise<void> {
-  const { store, info, query } = scope;
-  const predicate = buildPredicate(store, query);
+  const { store, query } = scope;
+  checkVerb(scope);
   const limit = parseLimit(query.get("limit"));
+  optionalInt64(query, "timeoutSeconds");
+  const predicate = buildPredicate(store, query);
+  validateListOptions(query, false);
   const continueText = query.get("continue") ?? "";
   const rv = parseResourceVersion(query.get("resourceVersion"));
   const match = query.get("resourceVersionMatch") ?? "";
-  const definition = store.entry.definition;
+  if (continueText !== "" && rv !== undefined && rv !== 0) {
+    throw badRequest("specifying resource version is not allowed when using continue");
+  }
+  // Upstream counts what is left only for a list no selector filters.
+  const unfiltered =
+    (query.get("labelSelector") ?? "").trim() === "" &&
+    (query.get("fieldSelector") ?? "").trim() === "";
 
-  let items: JsonObject[];
-  let revision: number;
-  let next: string | undefined;
-  let remaining: number | undefined;
-  let texts: string[] | undefined;
+  let page: ListPage;
   if (continueText !== "" || (match === "Exact" && rv !== undefined)) {
     const token =
       continueText !== "" ? decodeContinue(continueText) : { revision: rv ?? 0, start: "" };
-    const page = await listFromStorage(
-      deps,
-      scope,
-      predicate,
-      token.revision,
-      token.start,
-      limit,
-      continueText !== "",
-    );
-    ({ items, revision, next, remaining } = page);
+    await untilFresh(deps);
+    page =
+      token.revision === deps.cache.revision
+        ? listFromCache(deps, scope, predicate, limit, token.start, unfiltered)
+        : await listFromStorage(
+            deps,
+            scope,
+            predicate,
+            token.revision,
+            token.start,
+            limit,
+            continueText !== "",
+          );
   } else {
-    if (rv === undefined) await withTimeout(deps.cache.waitUntilFresh());
+    if (rv === undefined) await untilFresh(deps);
     else if (rv > 0) await withTimeout(deps.cache.waitFor(rv));
-    revision = deps.cache.revision;
-    const cache = deps.cache.resource(segmentOf(definition));
-    items = [];
-    texts = [];
-    let last: CachedObject | undefined;
-    let matched = 0;
-    let more = false;
-    const namespace = definition.namespaced ? info.namespace : "";
-    for (const object of cache.list(namespace)) {
-      if (!predicate(object.object as unknown as KubeObject)) continue;
-      if (limit > 0 && matched === limit) {
-        more = true;
-        break;
-      }
-      items.push(object.object);
-      texts.push(object.json());
-      last = object;
-      matched++;
-    }
-    if (more && last !== undefined) {
-      next = encodeContinue({ revision, start: `${last.key}\u0000` });
-    }
+    page = listFromCache(deps, scope, predicate, limit, "", unfiltered);
   }
   const listMeta: { resourceVersion: string; continue?: string; remainingItemCount?: number } = {
-    resourceVersion: String(revision),
+    resourceVersion: String(page.revision),
   };
-  if (next !== undefined) listMeta.continue = next;
-  if (remaining !== undefined && remaining > 0 && next !== undefined)
-    listMeta.remainingItemCount = remaining;
-  respondObjects(deps, scope, items, listMeta, false, texts);
+  if (page.next !== undefined) listMeta.continue = page.next;
+  if (page.remaining !== undefined && page.remaining > 0 && page.next !== undefined)
+    listMeta.remainingItemCount = page.remaining;
+  respondObjects(deps, scope, page.items, listMeta, false, page.texts);
+}
+
+/** One page of a list: items (with their JSON when cached) and where the next page starts. */
+interface ListPage {
+  readonly items: JsonObject[];
+  readonly texts?: string[];
+  readonly revision: number;
+  readonly next: string | undefined;
+  readonly remaining: number | undefined;
+}
+
+/** A page from the watch cache at its current revision, from `startKey` on. */
+function listFromCache(
+  deps: HandlerDeps,
+  scope: RequestScope,
+  predicate: ObjectPredicate,
+  limit: number,
+  startKey: string,
+  unfiltered: boolean,
+): ListPage {
+  const definition = scope.store.entry.definition;
+  const revision = deps.cache.revision;
+  const cache = deps.cache.resource(segmentOf(definition));
+  const items: JsonObject[] = [];
+  const texts: string[] = [];
+  let last: CachedObject | undefined;
+  let more = false;
+  let remaining: number | undefined;
+  const namespace = definition.namespaced ? scope.info.namespace : "";
+  const from = startKey !== "" ? startKey : prefixOf(deps.registryRoot, definition, namespace);
+  for (const object of cache.list(namespace, from)) {
+    if (!predicate(object.object as unknown as KubeObject)) continue;
+    if (limit > 0 && items.length === limit) {
+      more = true;
+      if (!unfiltered) break;
+      remaining = (remaining ?? 0) + 1;
+      continue;
+    }
+    items.push(object.object);
+    texts.push(object.json());
+    last = object;
+  }
+  const next =
+    more && last !== undefined
+      ? encodeContinue({ revision, start: `${last.key}\u0000` })
+      : undefined;
+  return { items, texts, revision, next, remaining };
 }
 
 async function listFromStorage(
@@ -99,7 +152,7 @@ async function listFromStorage(
   start: string,
   limit: number,
   isContinue: boolean,
-): Promise<{ items: JsonObject[]; revision: number; next: string | undefined; remaining: number }> {
+): Promise<ListPage> {
   const definition = scope.store.entry.definition;
   const prefix = prefixOf(
     deps.registryRoot,
@@ -110,6 +163,12 @@ async function listFromStorage(
   let cursor = start === "" ? undefined : start;
   let lastKey: string | undefined;
   const batch = limit > 0 ? Math.max(limit, 64) : 0;
+  const current = await deps.storage.currentRevision();
+  if (revision > current) {
+    throw timeout(`Too large resource version: ${revision}, current: ${current}`, [
+      { reason: "ResourceVersionTooLarge", message: "Too large resource version" },
+    ]);
+  }
   try {
     for (;;) {
       const page = await deps.storage.list(prefix, {
@@ -171,7 +230,7 @@ function respondObjects(
     return;
   }
   if (single) {
-    writeJson(scope.res, 200, items[0], { warnings: scope.warnings });
+    writeJson(scope.res, 200, texts?.[0] ?? items[0], { warnings: scope.warnings });
     return;
   }
   const definition = scope.store.entry.definition;
@@ -181,9 +240,17 @@ function respondObjects(
     metadata: listMeta ?? {},
   });
   const parts = texts ?? items.map((item) => JSON.stringify(item));
-  writeJson(scope.res, 200, `${head.slice(0, -1)},"items":[${parts.join(",")}]}`, {
-    warnings: scope.warnings,
-  });
+  writeJsonList(scope.res, head.slice(0, -1), parts, scope.warnings);
+}
+
+/**
+ * Waits until the watch cache holds every write storage has acknowledged, at most 3 s. The usual
+ * case, a cache already current, costs no timer.
+ */
+async function untilFresh(deps: HandlerDeps): Promise<void> {
+  const current = await deps.storage.currentRevision();
+  if (deps.cache.revision >= current) return;
+  await withTimeout(deps.cache.waitFor(current));
 }
 
 async function withTimeout(promise: Promise<void>): Promise<void> {

@@ -1,11 +1,17 @@
 import {
   badRequest,
   conflict,
-  formatLabelSelector,
+  fieldPath,
+  invalid,
+  invalidObject,
   type KubeObject,
+  type LabelSelector,
   methodNotAllowed,
   objectModifiedMessage,
   type ScaleSubresource,
+  selectorFromLabelSelector,
+  selectorFromSet,
+  selectorToString,
 } from "../../api/index.ts";
 import { isPlainObject, type JsonObject } from "../../util/index.ts";
 import { mediaTypeOf } from "../http/accept.ts";
@@ -38,24 +44,47 @@ export function writePath(obj: Record<string, unknown>, path: string, value: unk
   if (last !== undefined) current[last] = value;
 }
 
-/** The autoscaling/v1 Scale of an object, as upstream builds it. */
-export function scaleOf(obj: KubeObject, scale: ScaleSubresource, builtIn: boolean): JsonObject {
+/**
+ * The `status.selector` of a built-in's Scale: the label selector as a string, as upstream's
+ * `metav1.LabelSelectorAsSelector(spec.selector).String()` (ReplicationControllers have a plain
+ * map: `labels.SelectorFromSet(...).String()`).
+ */
+export function builtInScaleSelector(obj: KubeObject, kind: string): string {
+  const selector = readPath(obj, ".spec.selector");
+  if (kind === "ReplicationController") {
+    return selectorToString(
+      selectorFromSet(isPlainObject(selector) ? (selector as Record<string, string>) : undefined),
+    );
+  }
+  return selectorToString(
+    selectorFromLabelSelector(isPlainObject(selector) ? (selector as LabelSelector) : undefined),
+  );
+}
+
+/**
+ * The autoscaling/v1 Scale of an object, as upstream builds it: replicas from the spec and status
+ * paths, the selector of a built-in from `spec.selector`, of a custom resource from its
+ * `labelSelectorPath` (a string). `spec.replicas` is omitted when 0 (`omitempty`).
+ */
+export function scaleOf(
+  obj: KubeObject,
+  scale: ScaleSubresource,
+  builtInKind?: string,
+): JsonObject {
   const specReplicas = readPath(obj, scale.specReplicasPath);
   const statusReplicas = readPath(obj, scale.statusReplicasPath);
   let selector = "";
-  if (builtIn) {
-    selector = formatLabelSelector(readPath(obj, ".spec.selector") as never);
+  if (builtInKind !== undefined) {
+    selector = builtInScaleSelector(obj, builtInKind);
   } else if (scale.labelSelectorPath !== undefined) {
     const value = readPath(obj, scale.labelSelectorPath);
     selector = typeof value === "string" ? value : "";
   }
-  const metadata: Record<string, unknown> = {
-    name: obj.metadata.name ?? "",
-    uid: obj.metadata.uid ?? "",
-    resourceVersion: obj.metadata.resourceVersion ?? "",
-    creationTimestamp: obj.metadata.creationTimestamp ?? null,
-  };
+  const metadata: Record<string, unknown> = { name: obj.metadata.name ?? "" };
   if (obj.metadata.namespace !== undefined) metadata["namespace"] = obj.metadata.namespace;
+  metadata["uid"] = obj.metadata.uid ?? "";
+  metadata["resourceVersion"] = obj.metadata.resourceVersion ?? "";
+  metadata["creationTimestamp"] = obj.metadata.creationTimestamp ?? null;
   const status: Record<string, unknown> = {
     replicas: typeof statusReplicas === "number" ? statusReplicas : 0,
   };
@@ -64,7 +93,7 @@ export function scaleOf(obj: KubeObject, scale: ScaleSubresource, builtIn: boole
     kind: "Scale",
     apiVersion: "autoscaling/v1",
     metadata,
-    spec: typeof specReplicas === "number" ? { replicas: specReplicas } : {},
+    spec: typeof specReplicas === "number" && specReplicas !== 0 ? { replicas: specReplicas } : {},
     status,
   } as JsonObject;
 }
@@ -75,9 +104,13 @@ export async function handleScale(_deps: HandlerDeps, scope: RequestScope): Prom
   const definition = store.entry.definition;
   const scale = definition.subresources.scale;
   if (scale === undefined) throw methodNotAllowed();
-  const builtIn = store.entry.strategy.customResource !== true;
+  const builtInKind = store.entry.strategy.customResource === true ? undefined : definition.kind;
   if (info.verb === "get") {
-    writeJson(scope.res, 200, scaleOf(await store.get(info.namespace, info.name), scale, builtIn));
+    writeJson(
+      scope.res,
+      200,
+      scaleOf(await store.get(info.namespace, info.name), scale, builtInKind),
+    );
     return;
   }
   if (info.verb !== "update" && info.verb !== "patch") throw methodNotAllowed();
@@ -88,7 +121,7 @@ export async function handleScale(_deps: HandlerDeps, scope: RequestScope): Prom
     info.namespace,
     info.name,
     (current) => {
-      const before = scaleOf(current, scale, builtIn);
+      const before = scaleOf(current, scale, builtInKind);
       let next: unknown;
       if (info.verb === "update") next = input;
       else if (media === "application/json-patch+json") next = applyJsonPatch(before, input);
@@ -105,16 +138,24 @@ export async function handleScale(_deps: HandlerDeps, scope: RequestScope): Prom
       const replicas = (next["spec"] as { replicas?: unknown } | undefined)?.replicas;
       if (
         replicas !== undefined &&
-        (typeof replicas !== "number" || !Number.isInteger(replicas) || replicas < 0)
+        replicas !== null &&
+        (typeof replicas !== "number" || !Number.isInteger(replicas))
       ) {
         throw badRequest(
-          `Scale.autoscaling "${info.name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`,
+          `Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal ${typeof replicas} into Go struct field ScaleSpec.spec.replicas of type int32`,
         );
       }
-      writePath(current, scale.specReplicasPath, replicas ?? 0);
+      if (typeof replicas === "number" && replicas < 0) {
+        throw invalidObject({ group: "autoscaling", kind: "Scale" }, info.name, [
+          invalid(fieldPath("spec", "replicas"), replicas, "must be greater than or equal to 0"),
+        ]);
+      }
+      writePath(current, scale.specReplicasPath, typeof replicas === "number" ? replicas : 0);
       return current;
     },
     writeContextOf(scope, "scale"),
   );
-  writeJson(scope.res, 200, scaleOf(updated, scale, builtIn), { warnings: scope.warnings });
+  writeJson(scope.res, 200, scaleOf(updated, scale, builtInKind), {
+    warnings: scope.warnings,
+  });
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { KubeObject } from "../../api/index.ts";
+import { type KubeObject, methodNotAllowed, pathNotFound } from "../../api/index.ts";
 import type { Storage } from "../../storage/index.ts";
 import type { Clock, JsonObject, Random } from "../../util/index.ts";
 import type { UserInfo } from "../admission/index.ts";
@@ -75,4 +75,17 @@ export function asObject(value: Record<string, unknown>): KubeObject {
     value["metadata"] = {};
   }
   return value as KubeObject;
+}
+
+const itemVerbs: ReadonlySet<string> = new Set(["get", "update", "patch", "delete"]);
+
+/**
+ * Upstream registers routes only for the verbs a resource serves: a verb it lacks is 405 on a
+ * path it has, and an item path of a resource with no item verbs (`bindings/x`) is 404.
+ */
+export function checkVerb(scope: RequestScope): void {
+  const verbs = scope.store.entry.definition.verbs as readonly string[];
+  if (verbs.includes(scope.info.verb)) return;
+  if (scope.info.name !== "" && !verbs.some((verb) => itemVerbs.has(verb))) throw pathNotFound();
+  throw methodNotAllowed();
 }

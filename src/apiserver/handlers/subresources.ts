@@ -1,42 +1,87 @@
 import {
+  type Binding,
   badRequest,
+  bindingKind,
   conflict,
+  decodeEviction,
+  fieldErrorString,
   type KubeObject,
   methodNotAllowed,
-  notFound,
+  pathNotFound,
+  validateBinding,
 } from "../../api/index.ts";
 import { rfc3339 } from "../../util/index.ts";
 import { writeJson } from "../http/responses.ts";
-import { decodeObject } from "./decode.ts";
-import type { HandlerDeps, RequestScope } from "./scope.ts";
-import { readJsonObject } from "./write.ts";
-import { deleteOptionsOf, writeContextOf } from "./write-context.ts";
+import type { Store } from "../registry/generic/store.ts";
+import { checkTypeMeta, decodeObject, readJsonObject } from "./decode.ts";
+import { asObject, type HandlerDeps, type RequestScope } from "./scope.ts";
+import { decodeTyped } from "./type-check.ts";
+import { deleteOptionsOf, validateWriteOptions, writeContextOf } from "./write-context.ts";
 
 /** POST pods/NAME/binding: assigns an unbound pod to a node, as the scheduler's bind does. */
 export async function handleBinding(deps: HandlerDeps, scope: RequestScope): Promise<void> {
-  const { store, info } = scope;
   if (scope.req.method !== "POST") throw methodNotAllowed();
-  const binding = await readJsonObject(deps, scope);
-  const target = binding["target"] as { name?: unknown; kind?: unknown } | undefined;
-  const node = typeof target?.name === "string" ? target.name : "";
-  if (node === "") throw badRequest("Binding is invalid: target.name: Required value");
+  const binding = await readBinding(deps, scope);
+  const bodyName = binding.metadata.name ?? "";
+  if (bodyName !== "" && bodyName !== scope.info.name) {
+    throw badRequest("name in URL does not match name in Binding object");
+  }
+  await bindPod(deps, scope, scope.store, scope.info.name, binding);
+}
+
+/**
+ * POST namespaces/NS/bindings: the legacy form of `pods/NAME/binding`, naming the pod in the
+ * Binding's `metadata.name`. Nothing is stored under `bindings`.
+ */
+export async function handleBindingsCreate(deps: HandlerDeps, scope: RequestScope): Promise<void> {
+  const pods = deps.registry.lookup("", "v1", "pods");
+  if (pods === undefined) throw pathNotFound();
+  const binding = await readBinding(deps, scope);
+  const name = binding.metadata.name ?? "";
+  if (name === "") {
+    throw badRequest("name in URL does not match name in Binding object");
+  }
+  await bindPod(deps, scope, pods, name, binding);
+}
+
+/** A Binding body: decoded with the kind's types, then `ValidatePodBinding`. */
+async function readBinding(deps: HandlerDeps, scope: RequestScope): Promise<Binding> {
+  const raw = await readJsonObject(deps, scope);
+  validateWriteOptions(scope.query, "CreateOptions");
+  checkTypeMeta(bindingKind, raw);
+  decodeTyped(bindingKind, raw);
+  const binding = asObject(raw) as Binding;
+  const errors = validateBinding(binding);
+  if (errors.length > 0) throw badRequest(`Binding is invalid: ${errors.map(fieldErrorString)}`);
+  return binding;
+}
+
+async function bindPod(
+  deps: HandlerDeps,
+  scope: RequestScope,
+  pods: Store,
+  name: string,
+  binding: Binding,
+): Promise<void> {
+  const node = binding.target.name ?? "";
   const gr = { group: "", resource: "pods" };
-  await store.update(
-    info.namespace,
-    info.name,
+  await pods.update(
+    scope.info.namespace,
+    name,
     (pod) => {
       if (pod.metadata.deletionTimestamp !== undefined) {
-        throw conflict({ group: "", resource: "pods/binding" }, info.name, "pod is being deleted");
+        throw conflict({ group: "", resource: "pods/binding" }, name, "pod is being deleted");
       }
       const spec = pod["spec"] as { nodeName?: string };
       if ((spec.nodeName ?? "") !== "") {
-        throw conflict(
-          gr,
-          info.name,
-          `pod ${info.name} is already assigned to node "${spec.nodeName}"`,
-        );
+        throw conflict(gr, name, `pod ${name} is already assigned to node "${spec.nodeName}"`);
       }
       spec.nodeName = node;
+      // Upstream's setPodNodeAndMetadata copies the Binding's annotations onto the pod.
+      const annotations = binding.metadata.annotations;
+      if (annotations !== undefined && Object.keys(annotations).length > 0) {
+        pod.metadata.annotations = { ...(pod.metadata.annotations ?? {}), ...annotations };
+      }
       setPodCondition(pod, "PodScheduled", rfc3339(deps.clock.now()));
       return pod;
     },
@@ -79,36 +124,12 @@ function setPodCondition(pod: KubeObject, type: string, now: string): void {
 export async function handleEviction(deps: HandlerDeps, scope: RequestScope): Promise<void> {
   const { store, info } = scope;
   if (scope.req.method !== "POST") throw methodNotAllowed();
-  const eviction = await readJsonObject(deps, scope);
-  const kind = eviction["kind"];
-  const apiVersion = eviction["apiVersion"];
-  if (kind !== undefined && kind !== "Eviction") {
-    throw badRequest(
-      `the kind in the data (${String(kind)}) does not match the expected kind (Eviction)`,
-    );
-  }
-  if (apiVersion !== undefined && apiVersion !== "policy/v1" && apiVersion !== "policy/v1beta1") {
-    throw badRequest(
-      `unsupported Eviction apiVersion ${JSON.stringify(apiVersion)}: use policy/v1`,
-    );
-  }
-  const metadata = (eviction["metadata"] ?? {}) as { name?: string; namespace?: string };
-  if (metadata.name !== undefined && metadata.name !== info.name) {
-    throw badRequest(`name in URL does not match name in Eviction object`);
-  }
-  if (
-    metadata.namespace !== undefined &&
-    metadata.namespace !== "" &&
-    metadata.namespace !== info.namespace
-  ) {
-    throw badRequest(
-      "the namespace of the provided object does not match the namespace sent on the request",
-    );
-  }
-  const rawOptions = eviction["deleteOptions"];
+  const raw = await readJsonObject(deps, scope);
+  validateWriteOptions(scope.query, "CreateOptions");
+  const eviction = decodeEviction(raw, info.namespace, info.name);
   const options = deleteOptionsOf(
     new URLSearchParams(),
-    (rawOptions ?? undefined) as Record<string, unknown> | undefined,
+    eviction.deleteOptions as Record<string, unknown> | undefined,
   );
   const dryRun = (options.dryRun?.length ?? 0) > 0 || scope.query.getAll("dryRun").length > 0;
   await store.get(info.namespace, info.name);
@@ -126,12 +147,20 @@ export async function handleEviction(deps: HandlerDeps, scope: RequestScope): Pr
 export async function handleFinalize(deps: HandlerDeps, scope: RequestScope): Promise<void> {
   const { store, info } = scope;
   if (scope.req.method !== "PUT") throw methodNotAllowed();
-  const body = await decodeObject(deps, scope);
+  const body = await decodeObject(deps, scope, "UpdateOptions");
+  if ((body.metadata.name ?? "") !== info.name) {
+    throw badRequest(
+      `the name of the object (${body.metadata.name ?? ""}) does not match the name on the URL (${info.name})`,
+    );
+  }
   const finalizers = ((body["spec"] ?? {}) as { finalizers?: string[] }).finalizers;
+  const precondition = body.metadata.resourceVersion ?? "";
   const updated = await store.update(
     "",
     info.name,
     (ns) => {
+      // The body's resourceVersion is a precondition, as on any update.
+      if (precondition !== "") ns.metadata.resourceVersion = precondition;
       const spec = (ns["spec"] ?? {}) as { finalizers?: string[] };
       if (finalizers === undefined || finalizers.length === 0) delete spec.finalizers;
       else spec.finalizers = finalizers;
@@ -143,13 +172,10 @@ export async function handleFinalize(deps: HandlerDeps, scope: RequestScope): Pr
   writeJson(scope.res, 200, updated);
 }
 
-/** The 404 for a subresource a resource does not have. */
-export function unknownSubresource(scope: RequestScope): never {
-  throw notFound(
-    {
-      group: scope.store.entry.definition.group,
-      resource: `${scope.info.resource}/${scope.info.subresource}`,
-    },
-    scope.info.name,
-  );
+/**
+ * The 404 for a subresource a resource does not have: upstream registers no route for it, so the
+ * answer is the generic `the server could not find the requested resource`.
+ */
+export function unknownSubresource(_scope: RequestScope): never {
+  throw pathNotFound();
 }

@@ -1,20 +1,23 @@
 import { badRequest, type KubeObject, pathNotFound } from "../../api/index.ts";
-import type { JsonObject } from "../../util/index.ts";
-import { isPlainObject } from "../../util/index.ts";
-import { decodeObjectBody, readBody } from "../http/body.ts";
+import { checkObjectMediaType, decodeObjectBody, readBody } from "../http/body.ts";
 import { writeJson } from "../http/responses.ts";
 import { segmentOf } from "../registry/generic/strategy.ts";
 import { decodeObject } from "./decode.ts";
 import { buildPredicate } from "./predicate.ts";
-import { apiVersionOfStore, type HandlerDeps, type RequestScope } from "./scope.ts";
+import { apiVersionOfStore, checkVerb, type HandlerDeps, type RequestScope } from "./scope.ts";
+import { handleBindingsCreate } from "./subresources.ts";
 import { deleteOptionsOf, writeContextOf } from "./write-context.ts";
 
 /** POST to a collection. */
 export async function handleCreate(deps: HandlerDeps, scope: RequestScope): Promise<void> {
   const { store, info } = scope;
   const definition = store.entry.definition;
+  checkVerb(scope);
   if (definition.namespaced && info.namespace === "") throw pathNotFound();
-  const obj = await decodeObject(deps, scope);
+  if (definition.group === "" && definition.resource === "bindings") {
+    return handleBindingsCreate(deps, scope);
+  }
+  const obj = await decodeObject(deps, scope, "CreateOptions");
   checkNamespace(obj, info.namespace, definition.namespaced);
   const created = await store.create(info.namespace, obj, writeContextOf(scope, ""));
   writeJson(scope.res, 201, created, { warnings: scope.warnings });
@@ -27,7 +30,8 @@ export async function handleUpdate(
   subresource: string,
 ): Promise<void> {
   const { store, info } = scope;
-  const obj = await decodeObject(deps, scope);
+  if (subresource === "") checkVerb(scope);
+  const obj = await decodeObject(deps, scope, "UpdateOptions");
   checkNamespace(obj, info.namespace, store.entry.definition.namespaced);
   const bodyName = obj.metadata.name ?? "";
   if (bodyName !== info.name) {
@@ -47,6 +51,7 @@ export async function handleUpdate(
 /** DELETE of one object. */
 export async function handleDelete(deps: HandlerDeps, scope: RequestScope): Promise<void> {
   const { store, info } = scope;
+  checkVerb(scope);
   const options = await readDeleteOptions(deps, scope);
   const context = writeContextOf(scope, "", (options.dryRun?.length ?? 0) > 0);
   const result = await store.delete(info.namespace, info.name, options, context);
@@ -81,6 +86,7 @@ export async function handleDeleteCollection(
 ): Promise<void> {
   const { store, info, query } = scope;
   const definition = store.entry.definition;
+  checkVerb(scope);
   const options = await readDeleteOptions(deps, scope);
   const context = writeContextOf(scope, "", (options.dryRun?.length ?? 0) > 0);
   const predicate = buildPredicate(store, query);
@@ -113,11 +119,14 @@ export async function handleDeleteCollection(
   );
 }
 
+/** DeleteOptions from a body (415 for a Content-Type no body can have) or from the query. */
 async function readDeleteOptions(deps: HandlerDeps, scope: RequestScope) {
   const body = await readBody(scope.req);
   let raw: Record<string, unknown> | undefined;
   if (body.length > 0) {
-    raw = decodeObjectBody(body, scope.req.headers["content-type"], deps.protobuf);
+    const contentType = scope.req.headers["content-type"];
+    checkObjectMediaType(contentType);
+    raw = decodeObjectBody(body, contentType, deps.protobuf);
   }
   return deleteOptionsOf(scope.query, raw);
 }
@@ -130,15 +139,4 @@ export function checkNamespace(obj: KubeObject, namespace: string, namespaced: b
       "the namespace of the provided object does not match the namespace sent on the request",
     );
   }
-}
-
-/** Parses a JSON body that must be an object (Binding, Eviction). */
-export async function readJsonObject(deps: HandlerDeps, scope: RequestScope): Promise<JsonObject> {
-  const body = await readBody(scope.req);
-  const value =
-    body.length === 0
-      ? {}
-      : decodeObjectBody(body, scope.req.headers["content-type"], deps.protobuf);
-  if (!isPlainObject(value)) throw badRequest("the request body must be a JSON object");
-  return value as JsonObject;
 }

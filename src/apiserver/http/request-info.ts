@@ -23,6 +23,8 @@ export interface ResourceRequest {
   readonly legacyWatch: boolean;
 }
 
+const namespaceSubresources = new Set(["status", "finalize"]);
+
 /** Parses a decoded path plus method; `isWatch` is the parsed `watch` query parameter. */
 export function parseRequestInfo(method: string, path: string, isWatch: boolean): RequestInfo {
   const parts = path.split("/").filter((p) => p !== "");
@@ -53,7 +55,9 @@ export function parseRequestInfo(method: string, path: string, isWatch: boolean)
   let namespace = "";
   // `namespaces/{ns}/{resource}…` addresses a namespaced resource; `namespaces[/{name}[/{sub}]]`
   // addresses namespaces themselves.
-  if (rest[0] === "namespaces" && rest.length >= 3) {
+  // `namespaces/{name}/status` and `namespaces/{name}/finalize` are the namespace's own
+  // subresources, as upstream's `namespaceSubresources`.
+  if (rest[0] === "namespaces" && rest.length >= 3 && !namespaceSubresources.has(rest[2] ?? "")) {
     namespace = rest[1] ?? "";
     rest = rest.slice(2);
   }

@@ -12,6 +12,9 @@ function baseHeaders(res: ServerResponse, warnings: readonly string[]): void {
   }
 }
 
+/** Bodies longer than this (in UTF-16 units) are encoded to bytes before writing. */
+const largeBody = 64 * 1024;
+
 /** Writes a JSON body (already serialized or a value) with the given status code. */
 export function writeJson(
   res: ServerResponse,
@@ -22,10 +25,48 @@ export function writeJson(
   const text = typeof body === "string" ? body : JSON.stringify(body);
   baseHeaders(res, options.warnings ?? []);
   res.setHeader("Content-Type", options.contentType ?? "application/json");
-  res.setHeader("Content-Length", Buffer.byteLength(text));
   res.statusCode = code;
+  if (text.length > largeBody) {
+    // Encode once: measuring a large string and then writing it would walk it twice.
+    const bytes = Buffer.from(text);
+    res.setHeader("Content-Length", bytes.length);
+    res.end(bytes);
+    return;
+  }
+  res.setHeader("Content-Length", Buffer.byteLength(text));
   res.end(text);
 }
+
+/**
+ * Writes a list as `<head>,"items":[<items>]}` where `head` is the list's JSON without its closing
+ * brace. A large list goes out in batches with chunked encoding, as upstream's streaming encoder
+ * does, rather than as one string of every item.
+ */
+export function writeJsonList(
+  res: ServerResponse,
+  head: string,
+  items: readonly string[],
+  warnings: readonly string[] = [],
+): void {
+  if (items.length <= listBatch) {
+    writeJson(res, 200, `${head},"items":[${items.join(",")}]}`, { warnings });
+    return;
+  }
+  baseHeaders(res, warnings);
+  res.setHeader("Content-Type", "application/json");
+  res.statusCode = 200;
+  res.cork();
+  res.write(`${head},"items":[`);
+  for (let i = 0; i < items.length; i += listBatch) {
+    const batch = items.slice(i, i + listBatch).join(",");
+    res.write(i === 0 ? batch : `,${batch}`);
+  }
+  res.end("]}");
+  res.uncork();
+}
+
+/** Items per write of a streamed list. */
+const listBatch = 500;
 
 /** Writes an error as a Kubernetes Status with its code (and Retry-After when it says so). */
 export function writeError(

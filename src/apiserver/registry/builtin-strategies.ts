@@ -1,5 +1,4 @@
 import type { DeleteOptions, KubeObject } from "../../api/index.ts";
-import { rfc3339 } from "../../util/index.ts";
 import type { Strategy } from "./generic/strategy.ts";
 
 interface PodLike {
@@ -51,45 +50,6 @@ export const namespaceStrategy: Strategy = {
   },
 };
 
-/** The finalizer that keeps a CRD until its custom resources are gone. */
-export const crdCleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io";
-
-/** CRDs: Established and NamesAccepted at once, and cleanup of their objects on delete. */
-export const crdStrategy: Strategy = {
-  returnDeletedObject: true,
-  prepareForCreate(crd, context) {
-    const spec = (crd["spec"] ?? {}) as {
-      names?: Record<string, unknown>;
-      versions?: { name: string; storage?: boolean }[];
-    };
-    const now = rfc3339(context.clock.now());
-    const storage = spec.versions?.find((v) => v.storage === true)?.name;
-    crd["status"] = {
-      conditions: [
-        {
-          type: "NamesAccepted",
-          status: "True",
-          lastTransitionTime: now,
-          reason: "NoConflicts",
-          message: "no conflicts found",
-        },
-        {
-          type: "Established",
-          status: "True",
-          lastTransitionTime: now,
-          reason: "InitialNamesAccepted",
-          message: "the initial names have been accepted",
-        },
-      ],
-      acceptedNames: spec.names ?? {},
-      storedVersions: storage === undefined ? [] : [storage],
-    };
-    const finalizers = new Set(crd.metadata.finalizers ?? []);
-    finalizers.add(crdCleanupFinalizer);
-    crd.metadata.finalizers = [...finalizers];
-  },
-};
-
 /** Strategies for built-in resources that need more than the generic behaviour. */
 export function builtInStrategies(deps: {
   qosClassOf: (pod: KubeObject) => string;
@@ -107,7 +67,7 @@ export function builtInStrategies(deps: {
   return new Map<string, Strategy>([
     ["/pods", podStrategy(deps.qosClassOf, deps.defaultTolerations)],
     ["/namespaces", namespaceStrategy],
-    ["apiextensions.k8s.io/customresourcedefinitions", crdStrategy],
+    ["/nodes", { keepsStatusOnCreate: true, subresources: ["proxy"] }],
     ["batch/jobs", job],
   ]);
 }

@@ -37,6 +37,11 @@ export class ResourceRegistry {
     return store;
   }
 
+  /** A store for `entry` that is not served, e.g. to delete what a CRD no longer serves. */
+  detached(entry: ResourceEntry): Store {
+    return new Store(entry, this.#deps);
+  }
+
   remove(group: string, version: string, resource: string): void {
     if (this.#stores.delete(lookupKey(group, version, resource))) this.#generation++;
   }

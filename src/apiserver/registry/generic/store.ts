@@ -129,7 +129,9 @@ export class Store {
     delete meta.selfLink;
     if (definition.tracksGeneration) meta.generation = 1;
     else delete meta.generation;
-    if (definition.subresources.status) delete obj["status"];
+    if (definition.subresources.status && strategy.keepsStatusOnCreate !== true) {
+      delete obj["status"];
+    }
 
     definition.applyDefaults(obj);
     strategy.prepareForCreate?.(obj, { clock: this.#deps.clock });
@@ -235,6 +237,7 @@ export class Store {
       const grace = strategy.gracePeriodSeconds?.(current, options);
       const now = this.#deps.clock.now();
       const deleting = current.metadata.deletionTimestamp !== undefined;
+      if (!deleting) strategy.prepareForDelete?.(next, { clock: this.#deps.clock });
       let write: "delete" | "update" | "none";
       if (deleting) {
         // Already terminating: only a shorter grace period or a finalizer change matters.
@@ -291,9 +294,8 @@ export class Store {
     const meta = next.metadata;
     const old = current.metadata;
     if ((meta.uid ?? "") === "") setOrDelete(meta, "uid", old.uid);
-    if (meta.creationTimestamp === undefined || meta.creationTimestamp === null) {
-      meta.creationTimestamp = old.creationTimestamp ?? null;
-    }
+    // As upstream's rest.BeforeUpdate: changes to the creation timestamp are ignored.
+    meta.creationTimestamp = old.creationTimestamp ?? null;
     if (definition.namespaced && meta.namespace === undefined) {
       setOrDelete(meta, "namespace", old.namespace);
     }
@@ -322,14 +324,19 @@ export class Store {
     } else if (context.subresource === "") {
       if (definition.subresources.status) {
         if (current["status"] === undefined) delete next["status"];
-        else next["status"] = current["status"];
+        else next["status"] = clone(current["status"]);
       }
       definition.applyDefaults(next);
       strategy.prepareForUpdate?.(next, current, { clock: this.#deps.clock });
     }
     if (definition.tracksGeneration) {
       const generation = old.generation ?? 1;
-      meta.generation = specOf(next) === specOf(current) ? generation : generation + 1;
+      // Custom resources without a status subresource count status changes too, as upstream.
+      const statusCounts = strategy.customResource === true && !definition.subresources.status;
+      const changed =
+        specOf(next) !== specOf(current) ||
+        (statusCounts && JSON.stringify(next["status"]) !== JSON.stringify(current["status"]));
+      meta.generation = changed ? generation + 1 : generation;
     }
 
     const errors: FieldErrorList = [];
@@ -345,7 +352,11 @@ export class Store {
         );
       }
     }
-    errors.push(...definition.validateUpdate(next, current));
+    // Upstream's binding writes the node name through storage (BindingREST.assignPod), so pod
+    // update validation, which forbids changing spec.nodeName, does not apply to it.
+    if (context.subresource !== "binding") {
+      errors.push(...definition.validateUpdate(next, current));
+    }
     this.#check(next, errors);
     const attributes = this.#attributes(
       "UPDATE",

@@ -17,6 +17,11 @@ export interface Strategy {
   /** Adjusts an updated object (the main resource) given the stored one. */
   prepareForUpdate?(obj: KubeObject, old: KubeObject, context: StrategyContext): void;
   /**
+   * Adjusts an object on its first DELETE, before finalizers are checked: may add finalizers or
+   * conditions (CRDs add their cleanup finalizer). Not called once the object is terminating.
+   */
+  prepareForDelete?(obj: KubeObject, context: StrategyContext): void;
+  /**
    * The grace period a delete gets, or `undefined` when deletion is immediate. Called only for
    * resources that support graceful deletion (pods).
    */
@@ -27,6 +32,11 @@ export interface Strategy {
   readonly returnDeletedObject?: boolean;
   /** Whether PUT may create a missing object. */
   readonly allowCreateOnUpdate?: boolean;
+  /**
+   * Whether a create keeps the status it is given. Most resources drop it (their status belongs
+   * to a controller); a kubelet registers its Node with status, as upstream's node strategy allows.
+   */
+  readonly keepsStatusOnCreate?: boolean;
   /** A custom resource: no strategic merge patch, served from a CRD. */
   readonly customResource?: boolean;
   /** Extra subresources this resource serves beyond status and scale. */

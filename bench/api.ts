@@ -1,0 +1,308 @@
+/**
+ * `npm run bench:api`: create, get, list and watch over HTTP against an in-process gantry, on
+ * SQLite and on memory, beside the raw SQLite write rate at the same durability. The server runs
+ * on this thread; the clients run in a worker thread (bench/load.ts), so each has a core.
+ *
+ * Knobs (environment): BENCH_PODS (10000), BENCH_GETS (30000), BENCH_WATCHERS (100),
+ * BENCH_EVENTS (10000), BENCH_CLIENTS (16), BENCH_LIST_RUNS (10).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { Worker } from "node:worker_threads";
+import { startAllInOne } from "../src/cmd/all-in-one.ts";
+import { openSqliteStorage } from "../src/storage/index.ts";
+import { discardLogger, type JsonObject } from "../src/util/index.ts";
+import type { LoadTask } from "./load.ts";
+import { fmt, type PhaseResult, summarize, table } from "./stats.ts";
+
+const knob = (name: string, fallback: number): number => {
+  const value = Number(process.env[name] ?? fallback);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+const pods = knob("BENCH_PODS", 10_000);
+const gets = knob("BENCH_GETS", 30_000);
+const watchers = knob("BENCH_WATCHERS", 100);
+const events = knob("BENCH_EVENTS", 10_000);
+const clients = knob("BENCH_CLIENTS", 16);
+const listRuns = knob("BENCH_LIST_RUNS", 10);
+const budgetMs = 180_000;
+
+type Backend = "sqlite" | "memory";
+type Phase = "create" | "get" | "list" | "chunked" | "watch";
+type Step = `${Backend}:${Phase}` | "raw";
+
+/**
+ * Time budgets (ms) that keep a whole run under three minutes on a slow or busy machine. Each
+ * step may take up to its cap, but always leaves every later step its floor; a step that runs
+ * out stops starting operations and says so under the table.
+ */
+const steps: readonly { step: Step; cap: number; floor: number }[] = [
+  ...(["sqlite", "memory"] as const).flatMap((backend) => [
+    { step: `${backend}:create` as const, cap: 30_000, floor: 5_000 },
+    { step: `${backend}:get` as const, cap: 12_000, floor: 3_000 },
+    { step: `${backend}:list` as const, cap: 8_000, floor: 2_000 },
+    { step: `${backend}:chunked` as const, cap: 8_000, floor: 2_000 },
+    { step: `${backend}:watch` as const, cap: 60_000, floor: 10_000 },
+  ]),
+  { step: "raw", cap: 10_000, floor: 3_000 },
+];
+/** Room kept for starting servers and writing the table. */
+const overheadMs = 12_000;
+
+function budgetFor(step: Step): number {
+  const index = steps.findIndex((s) => s.step === step);
+  const later = steps.slice(index + 1).reduce((sum, s) => sum + s.floor, 0);
+  const left = budgetMs - overheadMs - (performance.now() - started) - later;
+  return Math.max(steps[index]?.floor ?? 1_000, Math.min(steps[index]?.cap ?? 0, left));
+}
+
+const started = performance.now();
+const log = (line: string): void => {
+  const seconds = ((performance.now() - started) / 1000).toFixed(1).padStart(5);
+  process.stdout.write(`[${seconds}s] ${line}\n`);
+};
+
+const worker = new Worker(new URL("./load-worker.js", import.meta.url));
+worker.unref();
+
+function runLoad(task: LoadTask): Promise<PhaseResult> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: { progress?: string; result?: PhaseResult; error?: string }) => {
+      if (message.progress !== undefined) {
+        log(`  ${message.progress}`);
+        return;
+      }
+      worker.off("message", onMessage);
+      worker.off("error", reject);
+      if (message.error !== undefined) reject(new Error(message.error));
+      else if (message.result !== undefined) resolve(message.result);
+    };
+    worker.on("message", onMessage);
+    worker.once("error", reject);
+    worker.postMessage(task);
+  });
+}
+
+async function createNamespace(url: string, name: string): Promise<void> {
+  const res = await fetch(`${url}/api/v1/namespaces`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ metadata: { name } }),
+  });
+  if (res.status !== 201) throw new Error(`Cannot create namespace ${name}: ${res.status}`);
+}
+
+/** The HTTP phases on one backend; returns one stored pod for the raw SQLite comparison. */
+async function httpPhases(
+  backend: Backend,
+): Promise<{ results: Map<Phase, PhaseResult>; storedPod: JsonObject }> {
+  const dataDir = mkdtempSync(join(tmpdir(), `gantry-bench-${backend}-`));
+  const plane = await startAllInOne({
+    dataDir,
+    port: 0,
+    address: "127.0.0.1",
+    storage: backend,
+    logger: discardLogger,
+  });
+  const results = new Map<Phase, PhaseResult>();
+  try {
+    const url = plane.url;
+    await createNamespace(url, "bench");
+    await createNamespace(url, "bench-watch");
+    log(`${backend}: create ${fmt(pods)} pods, ${clients} clients`);
+    const created = await runLoad({
+      op: "create",
+      url,
+      namespace: "bench",
+      prefix: "pod",
+      count: pods,
+      clients,
+      budgetMs: budgetFor(`${backend}:create`),
+    });
+    results.set("create", created);
+    const made = created.count;
+    log(`${backend}: get ${fmt(gets)} times, ${clients} clients`);
+    results.set(
+      "get",
+      await runLoad({
+        op: "get",
+        url,
+        namespace: "bench",
+        prefix: "pod",
+        pods: made,
+        count: gets,
+        clients,
+        budgetMs: budgetFor(`${backend}:get`),
+      }),
+    );
+    log(`${backend}: list ${fmt(made)} pods, ${listRuns} runs`);
+    results.set(
+      "list",
+      await runLoad({
+        op: "list",
+        url,
+        namespace: "bench",
+        runs: listRuns,
+        limit: 0,
+        budgetMs: budgetFor(`${backend}:list`),
+      }),
+    );
+    log(`${backend}: list ${fmt(made)} pods in chunks of 500, ${listRuns} runs`);
+    results.set(
+      "chunked",
+      await runLoad({
+        op: "list",
+        url,
+        namespace: "bench",
+        runs: listRuns,
+        limit: 500,
+        budgetMs: budgetFor(`${backend}:chunked`),
+      }),
+    );
+    log(`${backend}: watch: ${fmt(events)} events to ${watchers} watchers, ${clients} writers`);
+    results.set(
+      "watch",
+      await runLoad({
+        op: "watch",
+        url,
+        namespace: "bench-watch",
+        watchers,
+        events,
+        clients,
+        budgetMs: budgetFor(`${backend}:watch`),
+      }),
+    );
+    const one = await fetch(`${url}/api/v1/namespaces/bench/pods/pod-0`);
+    const storedPod = (await one.json()) as JsonObject;
+    return { results, storedPod };
+  } finally {
+    await plane.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The raw SQLite create rate at gantry's durability (synchronous=NORMAL, WAL, group commit):
+ * `clients` concurrent writers creating `pods` keys holding a stored pod as the API writes it.
+ */
+async function rawSqlite(storedPod: JsonObject): Promise<PhaseResult> {
+  const dir = mkdtempSync(join(tmpdir(), "gantry-bench-raw-"));
+  const storage = await openSqliteStorage({ path: join(dir, "state.db") });
+  try {
+    const latencies = new Float64Array(pods);
+    let next = 0;
+    let done = 0;
+    const t0 = performance.now();
+    const budget = budgetFor("raw");
+    await Promise.all(
+      Array.from({ length: clients }, async () => {
+        for (let i = next++; i < pods && performance.now() - t0 < budget; i = next++) {
+          const metadata = { ...(storedPod["metadata"] as JsonObject), name: `pod-${i}` };
+          const value = { ...storedPod, metadata } as JsonObject;
+          const start = performance.now();
+          await storage.create(`/registry/pods/bench/pod-${i}`, value);
+          latencies[i] = performance.now() - start;
+          done++;
+        }
+      }),
+    );
+    const pod = Buffer.byteLength(JSON.stringify(storedPod));
+    const cut = done < pods ? `; stopped by the time budget after ${done} of ${pods}` : "";
+    return summarize(
+      latencies.subarray(0, done),
+      performance.now() - t0,
+      `${clients} writers, ${fmt(pod)} B values${cut}`,
+    );
+  } finally {
+    await storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const targets: Record<Phase, string> = {
+  create: "≥ 2,000/s (SQLite)",
+  get: "≥ 10,000/s",
+  list: "< 200 ms",
+  chunked: "",
+  watch: "p99 < 100 ms",
+};
+
+const labels: Record<Phase, string> = {
+  create: `create (${clients} clients)`,
+  get: `get (${clients} clients)`,
+  list: `list ${fmt(pods)} pods, JSON`,
+  chunked: `list ${fmt(pods)} pods, limit=500 chain`,
+  watch: `watch: ${fmt(events)} events × ${watchers} watchers`,
+};
+
+async function main(): Promise<void> {
+  const watchdog = setTimeout(() => {
+    process.stderr.write(`bench:api: over the ${budgetMs / 1000} s budget; stopping\n`);
+    process.exit(1);
+  }, budgetMs);
+  watchdog.unref();
+  const cpu = cpus();
+  log(
+    `gantry bench:api on ${cpu.length} × ${cpu[0]?.model ?? "unknown CPU"}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString()}`,
+  );
+  const sqlite = await httpPhases("sqlite");
+  const memory = await httpPhases("memory");
+  log(`raw SQLite: ${fmt(pods)} creates, ${clients} writers`);
+  const raw = await rawSqlite(sqlite.storedPod);
+
+  const rows = (Object.keys(labels) as Phase[]).map((phase) => {
+    const s = sqlite.results.get(phase);
+    const m = memory.results.get(phase);
+    const rate = (r: PhaseResult | undefined) =>
+      phase === "list" || phase === "chunked" ? "–" : fmt(r?.perSecond ?? Number.NaN);
+    return [
+      labels[phase],
+      targets[phase],
+      rate(s),
+      fmt(s?.p50Ms ?? Number.NaN, 1),
+      fmt(s?.p99Ms ?? Number.NaN, 1),
+      rate(m),
+      fmt(m?.p50Ms ?? Number.NaN, 1),
+      fmt(m?.p99Ms ?? Number.NaN, 1),
+    ];
+  });
+  rows.push([
+    `raw SQLite create (${clients} writers)`,
+    "",
+    fmt(raw.perSecond),
+    fmt(raw.p50Ms, 2),
+    fmt(raw.p99Ms, 2),
+    "",
+    "",
+    "",
+  ]);
+  const createRate = sqlite.results.get("create")?.perSecond ?? Number.NaN;
+  process.stdout.write(
+    `\n${table(
+      ["phase", "target", "SQLite /s", "p50 ms", "p99 ms", "memory /s", "p50 ms", "p99 ms"],
+      rows,
+    )}\n\n`,
+  );
+  process.stdout.write(
+    `HTTP create on SQLite runs at ${fmt((createRate / raw.perSecond) * 100)}% of the raw SQLite create rate (${fmt(createRate)}/s vs ${fmt(raw.perSecond)}/s).\n`,
+  );
+  for (const [backend, run] of [
+    ["sqlite", sqlite],
+    ["memory", memory],
+  ] as const) {
+    for (const [phase, result] of run.results) {
+      if (result.note !== "") process.stdout.write(`${backend} ${phase}: ${result.note}\n`);
+    }
+  }
+  process.stdout.write(`raw SQLite: ${raw.note}\n`);
+  await worker.terminate();
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `bench:api failed: ${error instanceof Error ? error.stack : String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,60 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { startTestServer } from "../crd/test-fixtures.ts";
+
+const reportedStatus = {
+  capacity: { cpu: "4", memory: "16Gi", pods: "110" },
+  conditions: [{ type: "Ready", status: "True", reason: "KubeletReady" }],
+};
+
+test("node strategy: a create keeps the status a kubelet registers with", async () => {
+  await using server = await startTestServer();
+  const node = { apiVersion: "v1", kind: "Node", metadata: { name: "n1" }, status: reportedStatus };
+  const created = await server.request("POST", "/api/v1/nodes", node);
+  assert.equal(created.status, 201);
+  assert.deepEqual(created.body.status.capacity, reportedStatus.capacity);
+  const read = await server.request("GET", "/api/v1/nodes/n1");
+  assert.equal(read.body.status.conditions[0].reason, "KubeletReady");
+});
+
+test("pod strategy: a create replaces the given status with Pending", async () => {
+  await using server = await startTestServer();
+  const pod = {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "p1", namespace: "default" },
+    spec: { containers: [{ name: "c", image: "nginx" }] },
+    status: { phase: "Running", podIP: "10.0.0.9" },
+  };
+  const created = await server.request("POST", "/api/v1/namespaces/default/pods", pod);
+  assert.equal(created.status, 201);
+  assert.deepEqual(created.body.status, { phase: "Pending", qosClass: "BestEffort" });
+});
+
+test("binding subresource: assigns an unbound pod without pod update validation, then 409", async () => {
+  await using server = await startTestServer();
+  const pod = {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "p2", namespace: "default" },
+    spec: { containers: [{ name: "c", image: "nginx" }] },
+  };
+  assert.equal((await server.request("POST", "/api/v1/namespaces/default/pods", pod)).status, 201);
+  const binding = {
+    apiVersion: "v1",
+    kind: "Binding",
+    metadata: { name: "p2" },
+    target: { apiVersion: "v1", kind: "Node", name: "n1" },
+  };
+  const path = "/api/v1/namespaces/default/pods/p2/binding";
+  const bound = await server.request("POST", path, binding);
+  assert.equal(bound.status, 201, bound.text);
+  const read = await server.request("GET", "/api/v1/namespaces/default/pods/p2");
+  assert.equal(read.body.spec.nodeName, "n1");
+  const again = await server.request("POST", path, binding);
+  assert.equal(again.status, 409);
+  assert.equal(
+    again.body.message,
+    'Operation cannot be fulfilled on pods "p2": pod p2 is already assigned to node "n1"',
+  );
+});

@@ -1,0 +1,45 @@
+import assert from "node:assert/strict";
+import { connect } from "node:net";
+import { test } from "node:test";
+import { startTestServer } from "./crd/test-fixtures.ts";
+
+/** Sends one raw HTTP/1.1 request and resolves with the whole answer. */
+function rawRequest(url: string, head: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(head));
+    let answer = "";
+    socket.setTimeout(5_000, () => socket.destroy(new Error("no answer within 5 s")));
+    socket.on("data", (chunk) => {
+      answer += chunk.toString();
+    });
+    socket.on("end", () => resolve(answer));
+    socket.on("error", reject);
+  });
+}
+
+test("HttpHandler: a request target no URL parser accepts is a 400 Status, and serving goes on", async () => {
+  await using server = await startTestServer();
+  const answer = await rawRequest(
+    server.url,
+    "GET http://[/api HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+  );
+  assert.match(answer, /^HTTP\/1\.1 400 /);
+  assert.match(answer, /"reason":"BadRequest"/);
+  const after = await server.request("GET", "/api/v1/namespaces/default");
+  assert.equal(after.status, 200);
+});
+
+test("HttpHandler: namespaces/NAME/status and /finalize address the namespace itself", async () => {
+  await using server = await startTestServer();
+  const status = await server.request("GET", "/api/v1/namespaces/default/status");
+  assert.equal(status.status, 200, status.text);
+  assert.equal(status.body.kind, "Namespace");
+  assert.equal(status.body.metadata.name, "default");
+  const finalize = await server.request("PUT", "/api/v1/namespaces/default/finalize", {
+    ...status.body,
+    spec: { finalizers: [] },
+  });
+  assert.equal(finalize.status, 200, finalize.text);
+  assert.deepEqual(finalize.body.spec.finalizers ?? [], []);
+});

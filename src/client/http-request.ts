@@ -1,0 +1,177 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { TransportError } from "./errors.ts";
+
+/** How to reach one server: the parsed URL, the connection pool and the fixed headers. */
+export interface Connection {
+  readonly base: URL;
+  readonly agent: HttpAgent;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Non-watch requests fail after this much socket inactivity (ms); 0 for none. */
+  readonly timeoutMs: number;
+}
+
+export interface ConnectionOptions {
+  readonly server: string;
+  readonly token?: string;
+  readonly ca?: string | Uint8Array;
+  readonly insecureSkipTlsVerify?: boolean;
+  readonly userAgent: string;
+  readonly timeoutMs: number;
+}
+
+/** Builds the keep-alive pool and headers for a server. No I/O happens until the first request. */
+export function newConnection(options: ConnectionOptions): Connection {
+  const base = new URL(options.server);
+  if (base.protocol !== "http:" && base.protocol !== "https:") {
+    throw new TypeError(
+      `Cannot use server ${JSON.stringify(options.server)}: the URL must start with http:// or https://`,
+    );
+  }
+  const pool = { keepAlive: true, keepAliveMsecs: 30_000, maxFreeSockets: 32 };
+  const agent =
+    base.protocol === "https:"
+      ? new HttpsAgent({
+          ...pool,
+          ...(options.ca === undefined ? {} : { ca: Buffer.from(options.ca).toString("utf8") }),
+          rejectUnauthorized: options.insecureSkipTlsVerify !== true,
+        })
+      : new HttpAgent(pool);
+  const headers: Record<string, string> = {
+    Accept: "application/json",
+    "User-Agent": options.userAgent,
+  };
+  if (options.token !== undefined && options.token !== "") {
+    headers["Authorization"] = `Bearer ${options.token}`;
+  }
+  return { base, agent, headers, timeoutMs: options.timeoutMs };
+}
+
+export interface HttpRequest {
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Path and query: `/api/v1/pods?watch=true`. */
+  readonly path: string;
+  /** A JSON text. */
+  readonly body?: string;
+  readonly contentType?: string;
+  /** Long-running (watch): no inactivity timeout. */
+  readonly stream?: boolean;
+  readonly signal: AbortSignal;
+}
+
+/** Methods that may be sent twice without changing the outcome (RFC 9110 idempotent methods). */
+const idempotentMethods: ReadonlySet<string> = new Set(["GET", "PUT", "DELETE"]);
+
+/**
+ * Sends a request and resolves once the response headers arrive. Network failures reject with a
+ * TransportError; aborting `signal` rejects with its reason. An idempotent request that fails
+ * because the server had closed the pooled keep-alive connection it went out on (a restart, an
+ * idle timeout) is sent once more on a new connection, as Go's transport does.
+ */
+export async function send(connection: Connection, spec: HttpRequest): Promise<IncomingMessage> {
+  try {
+    return await sendOnce(connection, spec);
+  } catch (error: unknown) {
+    if (!(error instanceof StaleConnectionError) || !idempotentMethods.has(spec.method)) {
+      throw error instanceof StaleConnectionError ? error.transportError : error;
+    }
+  }
+  try {
+    return await sendOnce(connection, spec);
+  } catch (error: unknown) {
+    throw error instanceof StaleConnectionError ? error.transportError : error;
+  }
+}
+
+/** A reset on a reused pooled connection: the server closed it before our request arrived. */
+class StaleConnectionError extends Error {
+  readonly transportError: TransportError;
+
+  constructor(transportError: TransportError) {
+    super(transportError.message, { cause: transportError });
+    this.name = "StaleConnectionError";
+    this.transportError = transportError;
+  }
+}
+
+function sendOnce(connection: Connection, spec: HttpRequest): Promise<IncomingMessage> {
+  const url = new URL(spec.path, connection.base);
+  const describe = `${spec.method} ${url.pathname}${url.search}`;
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    if (spec.signal.aborted) {
+      reject(spec.signal.reason);
+      return;
+    }
+    const headers: Record<string, string | number> = { ...connection.headers };
+    if (spec.body !== undefined) {
+      headers["Content-Type"] = spec.contentType ?? "application/json";
+      headers["Content-Length"] = Buffer.byteLength(spec.body);
+    }
+    const requestFn = url.protocol === "https:" ? httpsRequest : httpRequest;
+    const req = requestFn(url, {
+      method: spec.method,
+      headers,
+      agent: connection.agent,
+      signal: spec.signal,
+    });
+    if (spec.stream !== true && connection.timeoutMs > 0) {
+      req.setTimeout(connection.timeoutMs, () => {
+        req.destroy(
+          new TransportError(
+            `Cannot ${describe}: no answer from ${connection.base.origin} in ${connection.timeoutMs}ms`,
+            "ETIMEDOUT",
+          ),
+        );
+      });
+    }
+    req.once("response", resolve);
+    req.once("error", (error: unknown) => {
+      if (spec.signal.aborted) {
+        reject(spec.signal.reason);
+        return;
+      }
+      const transportError = asTransportError(error, describe);
+      reject(
+        req.reusedSocket && transportError.code === "ECONNRESET"
+          ? new StaleConnectionError(transportError)
+          : transportError,
+      );
+    });
+    req.end(spec.body);
+  });
+}
+
+/** Reads a whole response body as text; a connection lost midway is a TransportError. */
+export async function readText(res: IncomingMessage, describe: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of res) chunks.push(chunk as Buffer);
+  } catch (error: unknown) {
+    throw asTransportError(error, describe);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Wraps a socket error (ECONNREFUSED, ECONNRESET, …) as a TransportError; keeps TransportErrors. */
+export function asTransportError(error: unknown, describe: string): TransportError {
+  if (error instanceof TransportError) return error;
+  const code =
+    error instanceof Error && "code" in error && typeof error.code === "string"
+      ? error.code
+      : "ECONNRESET";
+  const message = error instanceof Error ? error.message : String(error);
+  return new TransportError(`Cannot ${describe}: ${message}`, code, { cause: error });
+}
+
+/** The texts of `Warning: 299 - "text"` response headers. */
+export function warningsOf(res: IncomingMessage): string[] {
+  const header = res.headers["warning"];
+  if (header === undefined) return [];
+  const texts: string[] = [];
+  for (const value of Array.isArray(header) ? header : [header]) {
+    for (const match of value.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)) {
+      texts.push((match[1] ?? "").replace(/\\(.)/g, "$1"));
+    }
+  }
+  return texts;
+}

@@ -1,0 +1,98 @@
+// The public surface of client/: what controllers, the scheduler and kubelets use to talk to
+// the API server. Named exports only; see README.md for the semantics.
+
+// client: the interface, options and resources
+export {
+  type BookmarkObject,
+  builtInResources,
+  type Client,
+  configMapsResource,
+  customResourceDefinitionsResource,
+  type DeleteOptions,
+  daemonSetsResource,
+  deploymentsResource,
+  eventsResource,
+  jobsResource,
+  type ListOptions,
+  type ListResult,
+  leasesResource,
+  namespacesResource,
+  nodesResource,
+  type ObjectInput,
+  type PatchOptions,
+  type PatchType,
+  podDisruptionBudgetsResource,
+  podGroupsResource,
+  podsResource,
+  priorityClassesResource,
+  type RequestOptions,
+  type ResourceRef,
+  replicaSetsResource,
+  replicationControllersResource,
+  secretsResource,
+  serviceAccountsResource,
+  servicesResource,
+  statefulSetsResource,
+  type WatchEvent,
+  type WatchOptions,
+  type WriteOptions,
+  workloadsResource,
+} from "./client.ts";
+// errors
+export {
+  fromStatus,
+  isAlreadyExists,
+  isConflict,
+  isNotFound,
+  isResourceExpired,
+  isTooLargeResourceVersion,
+  isTooManyRequests,
+  TransportError,
+} from "./errors.ts";
+// HTTP transport and kubeconfig
+export { type HttpClient, type HttpClientOptions, newClient } from "./http-transport.ts";
+// informers, listers and indexers
+export {
+  type Indexer,
+  type Indexers,
+  type IndexFunc,
+  keyOf,
+  namespaceIndex,
+  namespaceIndexFunc,
+} from "./informer/indexer.ts";
+export {
+  type EventHandler,
+  type HandlerRegistration,
+  type InformerOptions,
+  newSharedInformer,
+  type SharedInformer,
+} from "./informer/informer.ts";
+export {
+  type InformerFactory,
+  type InformerFactoryOptions,
+  type InformerScope,
+  newInformerFactory,
+} from "./informer/informer-factory.ts";
+export { type Lister, newLister } from "./informer/lister.ts";
+export { DeletedFinalStateUnknown, deletedObject } from "./informer/tombstone.ts";
+export type { BackoffOptions } from "./internal/backoff.ts";
+export {
+  decodeCertificateAuthority,
+  type KubeconfigCluster,
+  loadKubeconfig,
+} from "./kubeconfig.ts";
+// workqueue
+export { type DelayingQueue, newDelayingQueue } from "./workqueue/delaying-queue.ts";
+export { type GetResult, newQueue, type WorkQueue } from "./workqueue/queue.ts";
+export {
+  defaultControllerRateLimiter,
+  newBucketRateLimiter,
+  newItemExponentialFailureRateLimiter,
+  newMaxOfRateLimiter,
+  type RateLimiter,
+} from "./workqueue/rate-limiters.ts";
+export {
+  newRateLimitingQueue,
+  type RateLimitingQueue,
+  type RateLimitingQueueOptions,
+} from "./workqueue/rate-limiting-queue.ts";

@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { type ClusterHarness, startClusterHarness } from "../../testing/cluster-harness.ts";
+import { configMapsResource, namespacesResource, nodesResource } from "../client.ts";
+import { newInformerFactory } from "./informer-factory.ts";
+
+describe("InformerFactory", { timeout: 30_000 }, () => {
+  let harness: ClusterHarness;
+  before(async () => {
+    harness = await startClusterHarness();
+  });
+  after(async () => {
+    await harness[Symbol.asyncDispose]();
+  });
+
+  test("InformerFactory.forResource: one informer per resource and scope", () => {
+    const factory = newInformerFactory(harness.client);
+    const all = factory.forResource(configMapsResource);
+    assert.equal(factory.forResource(configMapsResource), all);
+    assert.equal(factory.forResource(configMapsResource, {}), all);
+    const distinct = new Set([
+      all,
+      factory.forResource(configMapsResource, { namespace: "default" }),
+      factory.forResource(configMapsResource, { labelSelector: "app=web" }),
+      factory.forResource(configMapsResource, { fieldSelector: "metadata.name=x" }),
+      factory.forResource(nodesResource),
+    ]);
+    assert.equal(distinct.size, 5);
+  });
+
+  test("InformerFactory.start: runs every informer, including ones asked for later, until abort", async () => {
+    const factory = newInformerFactory(harness.client, { backoff: { initialMs: 10 } });
+    const namespaces = factory.forResource(namespacesResource);
+    const controller = new AbortController();
+    const running = factory.start(controller.signal);
+    const timeout = AbortSignal.timeout(10_000);
+    try {
+      assert.equal(await factory.waitForSync(timeout), true);
+      assert.ok(namespaces.lister.get(undefined, "default") !== undefined);
+      const late = factory.forResource(nodesResource);
+      assert.equal(await late.waitForSync(timeout), true);
+      await assert.rejects(factory.start(controller.signal), TypeError);
+    } finally {
+      controller.abort();
+      await running;
+    }
+  });
+});

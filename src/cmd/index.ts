@@ -1,0 +1,1 @@
+export { type AllInOne, type AllInOneOptions, startAllInOne } from "./all-in-one.ts";

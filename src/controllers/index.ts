@@ -1,0 +1,34 @@
+// The public surface of controllers/: the controller manager cmd composes, and the pure
+// decisions other components and tests may reuse. Named exports only; see README.md.
+
+export {
+  type ControllerManager,
+  type ControllerManagerDeps,
+  type ControllerManagerOptions,
+  type ControllerName,
+  controllerNames,
+  newControllerManager,
+} from "./controller-manager.ts";
+export {
+  computeHash,
+  computeRolloutStatus,
+  newDeploymentController,
+  podTemplateHashLabel,
+  resolveFenceposts,
+  revisionAnnotation,
+} from "./deployment/index.ts";
+export {
+  type Controller,
+  type EventRecorder,
+  Expectations,
+  newEventRecorder,
+  type ReconcileResult,
+  TerminalError,
+} from "./framework/index.ts";
+export { newGarbageCollector } from "./garbage-collector/index.ts";
+export { finalizeByUpdate, newNamespaceController } from "./namespace/index.ts";
+export {
+  newReplicaSetController,
+  replicaSetKind,
+  replicationControllerKind,
+} from "./replica-set/index.ts";

@@ -1,0 +1,207 @@
+/** Reads a pool's `kubelet:` section into `KubeletSettings`, defaulting what is left out. */
+import type { ResourceList } from "../../api/index.ts";
+import { parseDuration } from "../internal/duration.ts";
+import { evictionSignals, evictionThreshold } from "./allocatable.ts";
+import {
+  type CpuManagerPolicy,
+  cpuManagerPolicies,
+  defaultKubeletSettings,
+  type KubeletSettings,
+  type TopologyManagerPolicy,
+  type TopologyManagerScope,
+  topologyManagerPolicies,
+  topologyManagerScopes,
+} from "./cluster-config.ts";
+import {
+  checkKeys,
+  childPath,
+  type Problems,
+  readInteger,
+  readObject,
+  readString,
+  readStringMap,
+  suggest,
+} from "./reader.ts";
+import { readResourceList } from "./resource-list.ts";
+
+const durationFields = {
+  cpuManagerReconcilePeriod: "cpuManagerReconcilePeriodMs",
+  podStartDelay: "podStartDelayMs",
+  podStopDelay: "podStopDelayMs",
+  nodeStatusUpdateFrequency: "nodeStatusUpdateFrequencyMs",
+  nodeStatusReportFrequency: "nodeStatusReportFrequencyMs",
+} as const;
+
+/** The keys a `kubelet:` section may hold. */
+export const kubeletSettingsFields = [
+  "cpuManagerPolicy",
+  "cpuManagerPolicyOptions",
+  "cpuManagerReconcilePeriod",
+  "topologyManagerPolicy",
+  "topologyManagerScope",
+  "reservedSystemCPUs",
+  "maxPods",
+  "systemReserved",
+  "kubeReserved",
+  "evictionHard",
+  "podStartDelay",
+  "podStopDelay",
+  "nodeStatusUpdateFrequency",
+  "nodeStatusReportFrequency",
+  "nodeLeaseDurationSeconds",
+] as const;
+
+function readChoice<T extends string>(
+  value: unknown,
+  choices: readonly T[],
+  path: string,
+  problems: Problems,
+): T | undefined {
+  const text = readString(value, path, problems);
+  if (text === undefined) return undefined;
+  if ((choices as readonly string[]).includes(text)) return text as T;
+  const hint = suggest(text, choices);
+  problems.add(
+    path,
+    `unknown value ${JSON.stringify(text)}; use one of ${choices.map((c) => JSON.stringify(c)).join(", ")}${hint === undefined ? "" : ` (did you mean ${JSON.stringify(hint)}?)`}`,
+  );
+  return undefined;
+}
+
+function readDuration(value: unknown, path: string, problems: Problems): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const text = typeof value === "number" && value === 0 ? "0" : value;
+  if (typeof text !== "string") {
+    problems.add(path, `must be a duration such as "10s" or "1m30s", got ${JSON.stringify(value)}`);
+    return undefined;
+  }
+  const ms = parseDuration(text);
+  if (ms === undefined || ms < 0) {
+    problems.add(
+      path,
+      `invalid duration ${JSON.stringify(text)}; write a non-negative Go duration such as "500ms", "10s" or "1m30s"`,
+    );
+    return undefined;
+  }
+  return ms;
+}
+
+function readEvictionHard(
+  value: unknown,
+  path: string,
+  problems: Problems,
+): Record<string, string> | undefined {
+  const map = readStringMap(value, path, problems);
+  if (map === undefined) return undefined;
+  for (const [signal, threshold] of Object.entries(map)) {
+    const p = childPath(path, signal);
+    if (!(evictionSignals as readonly string[]).includes(signal)) {
+      const hint = suggest(signal, evictionSignals);
+      problems.add(
+        p,
+        `unknown eviction signal${hint === undefined ? `; use one of ${evictionSignals.join(", ")}` : `; did you mean "${hint}"?`}`,
+      );
+    } else if (evictionThreshold(threshold, undefined) === undefined) {
+      problems.add(
+        p,
+        `invalid threshold ${JSON.stringify(threshold)}; write a quantity ("100Mi") or a percentage ("10%")`,
+      );
+    }
+  }
+  return map;
+}
+
+/** `"0-3,8"`: the cpuset list syntax of `reservedSystemCPUs`. */
+function isCpuList(text: string): boolean {
+  if (text === "") return true;
+  return text.split(",").every((part) => {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    return m !== null && (m[2] === undefined || Number(m[2]) >= Number(m[1]));
+  });
+}
+
+/** Reads `kubelet:`; absent keys take `defaultKubeletSettings`. */
+export function readKubeletSettings(
+  value: unknown,
+  path: string,
+  problems: Problems,
+): KubeletSettings {
+  const object = readObject(value, path, problems);
+  if (object === undefined) return defaultKubeletSettings;
+  checkKeys(object, kubeletSettingsFields, path, problems);
+  const at = (key: string): string => childPath(path, key);
+
+  const settings: { -readonly [K in keyof KubeletSettings]: KubeletSettings[K] } = {
+    ...defaultKubeletSettings,
+  };
+  const policy = readChoice<CpuManagerPolicy>(
+    object["cpuManagerPolicy"],
+    cpuManagerPolicies,
+    at("cpuManagerPolicy"),
+    problems,
+  );
+  if (policy !== undefined) settings.cpuManagerPolicy = policy;
+  const options = readStringMap(
+    object["cpuManagerPolicyOptions"],
+    at("cpuManagerPolicyOptions"),
+    problems,
+  );
+  if (options !== undefined) settings.cpuManagerPolicyOptions = options;
+  const tmPolicy = readChoice<TopologyManagerPolicy>(
+    object["topologyManagerPolicy"],
+    topologyManagerPolicies,
+    at("topologyManagerPolicy"),
+    problems,
+  );
+  if (tmPolicy !== undefined) settings.topologyManagerPolicy = tmPolicy;
+  const tmScope = readChoice<TopologyManagerScope>(
+    object["topologyManagerScope"],
+    topologyManagerScopes,
+    at("topologyManagerScope"),
+    problems,
+  );
+  if (tmScope !== undefined) settings.topologyManagerScope = tmScope;
+
+  const reservedValue = object["reservedSystemCPUs"];
+  const reserved =
+    typeof reservedValue === "number"
+      ? String(reservedValue)
+      : readString(reservedValue, at("reservedSystemCPUs"), problems);
+  if (reserved !== undefined) {
+    if (isCpuList(reserved)) settings.reservedSystemCPUs = reserved.replace(/\s+/g, "");
+    else {
+      problems.add(
+        at("reservedSystemCPUs"),
+        `invalid CPU list ${JSON.stringify(reserved)}; write CPU ids and ranges such as "0,1" or "0-3,8"`,
+      );
+    }
+  }
+
+  const maxPods = readInteger(object["maxPods"], at("maxPods"), problems, 1);
+  if (maxPods !== undefined) settings.maxPods = maxPods;
+  const leaseSeconds = readInteger(
+    object["nodeLeaseDurationSeconds"],
+    at("nodeLeaseDurationSeconds"),
+    problems,
+    1,
+  );
+  if (leaseSeconds !== undefined) settings.nodeLeaseDurationSeconds = leaseSeconds;
+
+  for (const key of ["systemReserved", "kubeReserved"] as const) {
+    const list: ResourceList | undefined = readResourceList(object[key], at(key), problems);
+    if (list !== undefined) settings[key] = list;
+  }
+  const eviction = readEvictionHard(object["evictionHard"], at("evictionHard"), problems);
+  if (eviction !== undefined) settings.evictionHard = eviction;
+
+  for (const [key, field] of Object.entries(durationFields)) {
+    const ms = readDuration(object[key], at(key), problems);
+    if (ms !== undefined) settings[field] = ms;
+  }
+  for (const key of ["nodeStatusUpdateFrequency", "nodeStatusReportFrequency"] as const) {
+    if (settings[durationFields[key]] === 0) {
+      problems.add(at(key), "must be longer than 0s; the default is 10s (update) and 5m (report)");
+    }
+  }
+  return settings;
+}

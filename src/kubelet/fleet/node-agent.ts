@@ -1,0 +1,89 @@
+/**
+ * The state of one emulated kubelet inside a fleet: its node, registration, heartbeat
+ * bookkeeping, admit handlers and the pods it admitted. Plain data; the sync functions in
+ * `node-sync.ts` and `pod-sync.ts` act on it.
+ */
+import type { Lease, PodStatus } from "../../api/index.ts";
+import type { PodAdmitHandler } from "../admission/admit-handler.ts";
+import type { EmulatedNode } from "../node/emulated-node.ts";
+import { PodIpAllocator } from "../node/ip-allocators.ts";
+import type { PodPlan } from "../runtime/plan.ts";
+import type { PodRecord } from "../runtime/pod-record.ts";
+
+/** One pod the kubelet has taken on (admitted, or refused). */
+export interface PodSlot {
+  readonly uid: string;
+  /** `namespace/name`. */
+  readonly key: string;
+  readonly plan: PodPlan;
+  /** The runtime; `undefined` for a refused pod. */
+  record: PodRecord | undefined;
+  /** `status.startTime`, RFC 3339. */
+  readonly startTime: string;
+  podIP: string | undefined;
+  /** Why admission refused the pod (its status says so); `undefined` when admitted. */
+  refusal: { readonly reason: string; readonly message: string } | undefined;
+  /** When the kubelet first saw `deletionTimestamp`. */
+  deletionSeenAt: number | undefined;
+  /** Resources (IP, admit handlers' state) already given back. */
+  released: boolean;
+  /** The kubelet asked the API server to delete the pod. */
+  deleting: boolean;
+  /**
+   * The status this kubelet wrote last and the resourceVersion it wrote over: while the cache
+   * still shows that version, the informer has not caught up with the write.
+   */
+  lastWritten: { readonly status: PodStatus; readonly over: string | undefined } | undefined;
+  /** Admission order, for `otherPods`. */
+  readonly seq: number;
+}
+
+/** One kubelet. */
+export class NodeAgent {
+  readonly node: EmulatedNode;
+  readonly handlers: readonly PodAdmitHandler[];
+  nodeUid: string | undefined;
+  podCIDR: string | undefined;
+  ips: PodIpAllocator | undefined;
+  registered = false;
+  /** The informer has shown the registered Node (so its absence later means deletion). */
+  seenInCache = false;
+  /** Stopped by `fleet.fail(name)`. */
+  failedByCall = false;
+  /** Stopped by the `gantry.dev/fail: "true"` annotation. */
+  failedByAnnotation = false;
+  lastStatusWriteAt: number | undefined;
+  /** The Lease as last written (its resourceVersion makes the next renewal a plain update). */
+  lease: Lease | undefined;
+  readonly pods = new Map<string, PodSlot>();
+  #seq = 0;
+
+  constructor(node: EmulatedNode, handlers: readonly PodAdmitHandler[]) {
+    this.node = node;
+    this.handlers = handlers;
+  }
+
+  /** Whether the kubelet is down (no heartbeats, no status, no pod work). */
+  get failed(): boolean {
+    return this.failedByCall || this.failedByAnnotation;
+  }
+
+  /** Sets the node's pod range (once) and the pod IP allocator behind it. */
+  setPodCidr(cidr: string): void {
+    if (this.podCIDR === cidr) return;
+    this.podCIDR = cidr;
+    this.ips = new PodIpAllocator(cidr);
+  }
+
+  /** The next admission sequence number. */
+  nextSeq(): number {
+    return this.#seq++;
+  }
+
+  /** Admitted pods that still hold resources, in admission order. */
+  activeSlots(): PodSlot[] {
+    return [...this.pods.values()]
+      .filter((s) => s.record !== undefined && !s.released)
+      .sort((a, b) => a.seq - b.seq);
+  }
+}

@@ -1,0 +1,403 @@
+/**
+ * `NodeFleet`: every emulated kubelet of a process. One shared node informer, one pod informer
+ * (pods bound to a node), one timer queue and one work queue serve all nodes, so 5,000 nodes
+ * cost a few maps and timer entries each, not a watch or a timer apiece.
+ */
+import type { Node, Pod } from "../../api/index.ts";
+import {
+  type Client,
+  deletedObject,
+  type InformerFactory,
+  type InformerScope,
+  newInformerFactory,
+  newItemExponentialFailureRateLimiter,
+  newRateLimitingQueue,
+  nodesResource,
+  podsResource,
+  type RateLimitingQueue,
+  type SharedInformer,
+} from "../../client/index.ts";
+import {
+  type Clock,
+  type DeepReadonly,
+  discardLogger,
+  type Logger,
+  systemClock,
+} from "../../util/index.ts";
+import type { AdmitHandlerFactory } from "../admission/admit-handler.ts";
+import { type ClusterConfig, poolNodeNames } from "../config/cluster-config.ts";
+import type { MachineInfo } from "../machine/machine-info.ts";
+import { cadvisorTopologyInterpreter, type TopologyInterpreter } from "../machine/topology.ts";
+import {
+  type EmulatedNode,
+  namedPoolNode,
+  nodeFromObject,
+  nodeFromPool,
+} from "../node/emulated-node.ts";
+import { NodeCidrAllocator } from "../node/ip-allocators.ts";
+import { kubeletAnnotation, noKubelet, poolAnnotation } from "../node/node-object.ts";
+import { configz, machineInfo, podsDocument } from "../server/documents.ts";
+import type { KubeletEndpoints } from "../server/kubelet-server.ts";
+import {
+  type FleetContext,
+  leaseKey,
+  nodeKey,
+  podKey,
+  podName,
+  statusKey,
+  type WorkKey,
+} from "./context.ts";
+import { NodeAgent } from "./node-agent.ts";
+import { renewLease, syncNode, updateNodeStatus } from "./node-sync.ts";
+import { syncPod } from "./pod-sync.ts";
+import { TimerQueue } from "./timer-queue.ts";
+
+/** What a fleet needs from its process. */
+export interface NodeFleetDeps {
+  readonly client: Client;
+  /** @default systemClock */
+  readonly clock?: Clock;
+  /** @default discardLogger */
+  readonly logger?: Logger;
+  /**
+   * The process's informer factory, started by its owner, to share list+watches with other
+   * components. When absent the fleet makes and starts its own.
+   */
+  readonly informers?: InformerFactory;
+}
+
+/** How a fleet behaves. */
+export interface NodeFleetOptions {
+  /** The node pools to run. */
+  readonly config: ClusterConfig;
+  /** Written to `gantry.dev/kubelet` on every node this fleet runs. @default "gantry" */
+  readonly name?: string;
+  /**
+   * Run Nodes created through the API (`kubectl apply -f node.yaml`) that carry no
+   * `gantry.dev/kubelet` annotation. @default true
+   */
+  readonly adoptUnclaimedNodes?: boolean;
+  /** The port reported in `status.daemonEndpoints.kubeletEndpoint.Port`. @default 10250 */
+  readonly kubeletPort?: number;
+  /** API requests in flight at once. @default 16 */
+  readonly workers?: number;
+  /** Reads pools' `topology` objects. @default cadvisorTopologyInterpreter */
+  readonly topology?: TopologyInterpreter;
+  /** Extra admit handlers per node (the CPU manager). @default none */
+  readonly admitHandlers?: AdmitHandlerFactory;
+  /**
+   * Which pods the fleet watches. `{}` shares the scheduler's all-pods informer; the default
+   * watches only bound pods. @default { fieldSelector: "spec.nodeName!=" }
+   */
+  readonly podScope?: InformerScope;
+}
+
+const nodeIndex = "kubelet.gantry.dev/node-name";
+const retryMinMs = 500;
+const retryMaxMs = 30_000;
+
+/** The emulated kubelets of one process. Construct, then `start(signal)`. */
+export class NodeFleet implements KubeletEndpoints {
+  readonly #deps: NodeFleetDeps;
+  readonly #options: NodeFleetOptions;
+  readonly #clock: Clock;
+  readonly #logger: Logger;
+  readonly #name: string;
+  readonly #agents = new Map<string, NodeAgent>();
+  readonly #podHomes = new Map<string, { readonly node: string; readonly uid: string }>();
+  /** Waiters woken after each registration. */
+  readonly #onRegistered: (() => void)[] = [];
+  readonly #queue: RateLimitingQueue<WorkKey>;
+  readonly #timers: TimerQueue<WorkKey>;
+  readonly #cidrs: NodeCidrAllocator;
+  readonly #interpreter: TopologyInterpreter;
+  #context: FleetContext | undefined;
+
+  constructor(deps: NodeFleetDeps, options: NodeFleetOptions) {
+    this.#deps = deps;
+    this.#options = options;
+    this.#clock = deps.clock ?? systemClock;
+    this.#logger = (deps.logger ?? discardLogger).with({ component: "kubelet" });
+    this.#name = options.name ?? "gantry";
+    this.#queue = newRateLimitingQueue<WorkKey>({
+      clock: this.#clock,
+      rateLimiter: newItemExponentialFailureRateLimiter<WorkKey>(retryMinMs, retryMaxMs),
+    });
+    this.#timers = new TimerQueue<WorkKey>(this.#clock, (key) => this.#queue.add(key));
+    this.#cidrs = new NodeCidrAllocator(
+      options.config.networking.podSubnet,
+      options.config.networking.nodeCIDRMaskSize,
+    );
+    this.#interpreter = options.topology ?? cadvisorTopologyInterpreter;
+  }
+
+  /**
+   * Starts the informers, timers and workers, registers every configured node, and resolves
+   * once they are all registered. `done` settles after `signal` aborts and everything stopped.
+   */
+  async start(signal: AbortSignal): Promise<{ readonly done: Promise<void> }> {
+    const running: Promise<void>[] = [];
+    const factory =
+      this.#deps.informers ??
+      newInformerFactory(this.#deps.client, { clock: this.#clock, logger: this.#logger });
+    const nodes = factory.forResource<Node>(nodesResource);
+    const pods = factory.forResource<Pod>(
+      podsResource,
+      this.#options.podScope ?? { fieldSelector: "spec.nodeName!=" },
+    );
+    try {
+      pods.addIndexers({ [nodeIndex]: (pod) => [pod.spec.nodeName ?? ""] });
+    } catch (error: unknown) {
+      // A shared informer may carry the index from an earlier fleet on the same factory.
+      if (!(error instanceof TypeError)) throw error;
+    }
+    if (this.#deps.informers === undefined) running.push(factory.start(signal));
+    const [nodesSynced, podsSynced] = await Promise.all([
+      nodes.waitForSync(signal),
+      pods.waitForSync(signal),
+    ]);
+    const ctx = this.#makeContext(nodes, pods);
+    this.#context = ctx;
+    if (!nodesSynced || !podsSynced) return { done: Promise.all(running).then(() => undefined) };
+
+    for (const node of nodes.indexer.list()) {
+      const cidr = node.spec?.podCIDR;
+      if (cidr !== undefined && cidr !== "") this.#cidrs.reserve(cidr);
+    }
+    const configured: EmulatedNode[] = [];
+    for (const pool of this.#options.config.nodePools) {
+      poolNodeNames(pool).forEach((_, i) => {
+        configured.push(nodeFromPool(pool, i, this.#interpreter));
+      });
+    }
+    for (const node of configured) {
+      const agent = this.#newAgent(node);
+      const existing = nodes.indexer.get(node.name)?.spec?.podCIDR;
+      const cidr = existing !== undefined && existing !== "" ? existing : this.#cidrs.allocate();
+      if (cidr !== undefined) agent.setPodCidr(cidr);
+      this.#agents.set(node.name, agent);
+    }
+
+    nodes.addEventHandler({
+      onAdd: (node) => this.#queue.add(nodeKey(node.metadata.name ?? "")),
+      onUpdate: (_, node) => this.#queue.add(nodeKey(node.metadata.name ?? "")),
+      onDelete: (node) => this.#queue.add(nodeKey(deletedObject(node).metadata.name ?? "")),
+    });
+    const onPod = (pod: DeepReadonly<Pod>): void => {
+      const key = podName(pod);
+      if (this.#agents.has(pod.spec.nodeName ?? "") || this.#podHomes.has(key)) {
+        this.#queue.add(podKey(key));
+      }
+    };
+    pods.addEventHandler({
+      onAdd: onPod,
+      onUpdate: (_, pod) => onPod(pod),
+      onDelete: (pod) => onPod(deletedObject<Pod>(pod)),
+    });
+
+    const workers = this.#options.workers ?? 16;
+    running.push(this.#timers.run(signal));
+    signal.addEventListener("abort", () => this.#queue.shutDown(), { once: true });
+    for (let i = 0; i < workers; i++) running.push(this.#work(ctx));
+    for (const node of configured) this.#queue.add(nodeKey(node.name));
+    await this.#waitForRegistration(configured, signal);
+    this.#logger.info("Emulated nodes registered", { nodes: configured.length });
+    return { done: Promise.all(running).then(() => undefined) };
+  }
+
+  async #waitForRegistration(nodes: readonly EmulatedNode[], signal: AbortSignal): Promise<void> {
+    const pending = (): boolean =>
+      nodes.some((n) => {
+        const agent = this.#agents.get(n.name);
+        return agent !== undefined && !agent.registered;
+      });
+    while (pending() && !signal.aborted) {
+      await new Promise<void>((resolve) => {
+        const onAbort = (): void => resolve();
+        signal.addEventListener("abort", onAbort, { once: true });
+        this.#onRegistered.push(() => {
+          signal.removeEventListener("abort", onAbort);
+          resolve();
+        });
+      });
+    }
+  }
+
+  #newAgent(node: EmulatedNode): NodeAgent {
+    const handlers =
+      this.#options.admitHandlers?.({
+        nodeName: node.name,
+        pool: node.pool,
+        kubelet: node.kubelet,
+        machine: node.machine,
+        topology: node.topology,
+      }) ?? [];
+    return new NodeAgent(node, handlers);
+  }
+
+  #makeContext(nodes: SharedInformer<Node>, pods: SharedInformer<Pod>): FleetContext {
+    return {
+      client: this.#deps.client,
+      clock: this.#clock,
+      logger: this.#logger,
+      fleetName: this.#name,
+      kubeletPort: this.#options.kubeletPort ?? 10250,
+      agents: this.#agents,
+      podHomes: this.#podHomes,
+      cachedNode: (name) => nodes.indexer.get(name),
+      cachedPod: (key) => pods.indexer.get(key),
+      cachedPodsOn: (node) => pods.indexer.byIndex(nodeIndex, node),
+      schedule: (key, at) => this.#timers.schedule(key, at),
+      cancel: (key) => this.#timers.cancel(key),
+      enqueue: (key) => this.#queue.add(key),
+    };
+  }
+
+  /**
+   * Whether this fleet should run a Node it has no agent for (created through the API, or left
+   * from an earlier run), and its agent if so. A `gantry.dev/node-pool` annotation naming a pool
+   * of the config gives it that pool's shape; otherwise it keeps the capacity it reports, or
+   * gets the default node's.
+   */
+  #adopt(node: DeepReadonly<Node>): NodeAgent | undefined {
+    const name = node.metadata.name ?? "";
+    const claim = node.metadata.annotations?.[kubeletAnnotation];
+    if (claim === noKubelet) return undefined;
+    if (claim !== undefined && claim !== this.#name) return undefined;
+    if (claim === undefined && this.#options.adoptUnclaimedNodes === false) return undefined;
+    const poolName = node.metadata.annotations?.[poolAnnotation];
+    const pool = this.#options.config.nodePools.find((p) => p.name === poolName);
+    const emulated =
+      pool === undefined
+        ? nodeFromObject(node, this.#interpreter)
+        : namedPoolNode(pool, name, this.#interpreter);
+    const agent = this.#newAgent(emulated);
+    this.#agents.set(name, agent);
+    this.#logger.info("Running a node this fleet did not register", { node: name, pool: poolName });
+    return agent;
+  }
+
+  #drop(ctx: FleetContext, agent: NodeAgent): void {
+    const name = agent.node.name;
+    this.#timers.cancel(leaseKey(name));
+    this.#timers.cancel(statusKey(name));
+    for (const [key, home] of this.#podHomes) {
+      if (home.node !== name) continue;
+      this.#podHomes.delete(key);
+      this.#timers.cancel(podKey(key));
+    }
+    if (agent.podCIDR !== undefined) this.#cidrs.release(agent.podCIDR);
+    this.#agents.delete(name);
+    ctx.logger.info("Node deleted: its kubelet stops", { node: name });
+  }
+
+  async #work(ctx: FleetContext): Promise<void> {
+    for (;;) {
+      const next = await this.#queue.get();
+      if (next.shutdown) return;
+      try {
+        await this.#process(ctx, next.item);
+      } finally {
+        this.#queue.done(next.item);
+      }
+    }
+  }
+
+  async #process(ctx: FleetContext, key: WorkKey): Promise<void> {
+    const slash = key.indexOf("/");
+    const kind = key.slice(0, slash);
+    const rest = key.slice(slash + 1);
+    try {
+      switch (kind) {
+        case "node":
+          await syncNode(ctx, rest, {
+            cidrs: this.#cidrs,
+            adopt: (node) => this.#adopt(node),
+            drop: (agent) => this.#drop(ctx, agent),
+            registered: () => {
+              for (const wake of this.#onRegistered.splice(0)) wake();
+            },
+          });
+          break;
+        case "lease":
+          await renewLease(ctx, rest);
+          break;
+        case "status":
+          await updateNodeStatus(ctx, rest);
+          break;
+        case "pod":
+          await syncPod(ctx, rest);
+          break;
+        default:
+          throw new TypeError(`Cannot process work key ${JSON.stringify(key)}: unknown kind`);
+      }
+      this.#queue.forget(key);
+    } catch (error: unknown) {
+      ctx.logger.error("Kubelet sync failed; retrying", {
+        key,
+        error,
+        retries: this.#queue.numRequeues(key),
+      });
+      this.#queue.addRateLimited(key);
+    }
+  }
+
+  /**
+   * Stops the node's kubelet: no Lease renewals, no node status, no pod work, as if the machine
+   * died. Returns false for a node this fleet does not run. Idempotent.
+   */
+  fail(nodeName: string): boolean {
+    const agent = this.#agents.get(nodeName);
+    if (agent === undefined) return false;
+    agent.failedByCall = true;
+    this.#queue.add(nodeKey(nodeName));
+    this.#timers.cancel(leaseKey(nodeName));
+    this.#timers.cancel(statusKey(nodeName));
+    return true;
+  }
+
+  /** Brings a failed node's kubelet back (unless the fail annotation still holds it down). */
+  recover(nodeName: string): boolean {
+    const agent = this.#agents.get(nodeName);
+    if (agent === undefined) return false;
+    agent.failedByCall = false;
+    if (this.#context !== undefined && !agent.failed && agent.registered) {
+      const now = this.#clock.now().getTime();
+      this.#timers.schedule(leaseKey(nodeName), now);
+      this.#timers.schedule(statusKey(nodeName), now);
+      for (const pod of this.#context.cachedPodsOn(nodeName)) {
+        this.#queue.add(podKey(podName(pod)));
+      }
+    }
+    return true;
+  }
+
+  /** The names of the nodes this fleet runs, sorted. */
+  nodeNames(): string[] {
+    return [...this.#agents.keys()].sort();
+  }
+
+  isRunning(nodeName: string): boolean | undefined {
+    const agent = this.#agents.get(nodeName);
+    if (agent === undefined || !agent.registered) return undefined;
+    return !agent.failed;
+  }
+
+  spec(nodeName: string): MachineInfo | undefined {
+    const agent = this.#agents.get(nodeName);
+    return agent === undefined ? undefined : machineInfo(agent.node);
+  }
+
+  pods(nodeName: string): ReturnType<typeof podsDocument> | undefined {
+    if (!this.#agents.has(nodeName)) return undefined;
+    const pods = this.#context?.cachedPodsOn(nodeName) ?? [];
+    return podsDocument([...pods].sort((a, b) => podName(a).localeCompare(podName(b))));
+  }
+
+  configz(nodeName: string): ReturnType<typeof configz> | undefined {
+    const agent = this.#agents.get(nodeName);
+    return agent === undefined
+      ? undefined
+      : configz(agent.node, this.#options.kubeletPort ?? 10250);
+  }
+}

@@ -1,0 +1,239 @@
+/**
+ * The node side of the emulated kubelets: registration (or adoption of an existing Node), the
+ * Lease heartbeat every quarter of its duration, and node status every
+ * `nodeStatusUpdateFrequency` (written when it changed, or every `nodeStatusReportFrequency`).
+ */
+import type { Lease, Node } from "../../api/index.ts";
+import {
+  isAlreadyExists,
+  isConflict,
+  isNotFound,
+  leasesResource,
+  nodesResource,
+} from "../../client/index.ts";
+import type { DeepReadonly } from "../../util/index.ts";
+import type { NodeCidrAllocator } from "../node/ip-allocators.ts";
+import {
+  failAnnotation,
+  kubeletAnnotation,
+  nodeLabels,
+  nodeLease,
+  nodeLeaseNamespace,
+  nodeStatusNeedsWrite,
+  nodeStatusOf,
+  registrationNode,
+} from "../node/node-object.ts";
+import { type FleetContext, leaseKey, podKey, podName, statusKey } from "./context.ts";
+import type { NodeAgent } from "./node-agent.ts";
+
+const fieldManager = "kubelet";
+
+/** Starts heartbeats and pod work of a registered, healthy agent. */
+function resume(ctx: FleetContext, agent: NodeAgent): void {
+  const now = ctx.clock.now().getTime();
+  ctx.schedule(leaseKey(agent.node.name), now);
+  ctx.schedule(statusKey(agent.node.name), now);
+  for (const pod of ctx.cachedPodsOn(agent.node.name)) ctx.enqueue(podKey(podName(pod)));
+}
+
+/** Stops heartbeats of a failed agent (its pods stay as they are). */
+function pause(ctx: FleetContext, agent: NodeAgent): void {
+  ctx.cancel(leaseKey(agent.node.name));
+  ctx.cancel(statusKey(agent.node.name));
+}
+
+/** Labels, claim annotation and pod range an existing Node lacks, as a merge patch. */
+function adoptionPatch(
+  ctx: FleetContext,
+  agent: NodeAgent,
+  existing: DeepReadonly<Node>,
+): Record<string, unknown> | undefined {
+  const labels: Record<string, string> = {};
+  for (const [k, v] of Object.entries(nodeLabels(agent.node))) {
+    if (existing.metadata.labels?.[k] === undefined) labels[k] = v;
+  }
+  const annotations: Record<string, string> = {};
+  if (existing.metadata.annotations?.[kubeletAnnotation] !== ctx.fleetName) {
+    annotations[kubeletAnnotation] = ctx.fleetName;
+  }
+  const metadata = {
+    ...(Object.keys(labels).length === 0 ? {} : { labels }),
+    ...(Object.keys(annotations).length === 0 ? {} : { annotations }),
+  };
+  const cidr = existing.spec?.podCIDR === undefined ? agent.podCIDR : undefined;
+  const patch = {
+    ...(Object.keys(metadata).length === 0 ? {} : { metadata }),
+    ...(cidr === undefined ? {} : { spec: { podCIDR: cidr, podCIDRs: [cidr] } }),
+  };
+  return Object.keys(patch).length === 0 ? undefined : patch;
+}
+
+/** Creates the Node, or takes over the one that exists (upstream `tryRegisterWithAPIServer`). */
+async function register(
+  ctx: FleetContext,
+  agent: NodeAgent,
+  cidrs: NodeCidrAllocator,
+): Promise<void> {
+  const name = agent.node.name;
+  let existing: DeepReadonly<Node> | undefined = ctx.cachedNode(name);
+  if (existing === undefined) {
+    if (agent.podCIDR === undefined) {
+      const allocated = cidrs.allocate();
+      if (allocated !== undefined) agent.setPodCidr(allocated);
+    }
+    const body = registrationNode(
+      agent.node,
+      ctx.fleetName,
+      agent.podCIDR,
+      ctx.clock.now(),
+      ctx.kubeletPort,
+    );
+    try {
+      const created = await ctx.client.create<Node>(nodesResource, body, { fieldManager });
+      agent.nodeUid = created.metadata.uid;
+      agent.registered = true;
+      return;
+    } catch (error: unknown) {
+      if (!isAlreadyExists(error)) throw error;
+      existing = await ctx.client.get<Node>(nodesResource, undefined, name);
+    }
+  }
+  const cidr = existing.spec?.podCIDR;
+  if (cidr !== undefined && cidr !== "") {
+    if (agent.podCIDR !== undefined && agent.podCIDR !== cidr) cidrs.release(agent.podCIDR);
+    cidrs.reserve(cidr);
+    agent.setPodCidr(cidr);
+  } else if (agent.podCIDR === undefined) {
+    const allocated = cidrs.allocate();
+    if (allocated !== undefined) agent.setPodCidr(allocated);
+  }
+  const patch = adoptionPatch(ctx, agent, existing);
+  if (patch !== undefined) {
+    await ctx.client.patch(nodesResource, undefined, name, "merge", patch, { fieldManager });
+  }
+  agent.nodeUid = existing.metadata.uid;
+  agent.registered = true;
+}
+
+/** The fleet's choices for one node event. */
+export interface NodeSyncOptions {
+  readonly cidrs: NodeCidrAllocator;
+  /** Makes the agent of a Node this fleet should adopt; `undefined` when it should not. */
+  adopt(node: DeepReadonly<Node>): NodeAgent | undefined;
+  /** Tears down an agent whose Node was deleted. */
+  drop(agent: NodeAgent): void;
+  /** Called after an agent registered its node. */
+  registered(agent: NodeAgent): void;
+}
+
+/** Reconciles one node: adoption, registration, failure, deletion. */
+export async function syncNode(
+  ctx: FleetContext,
+  name: string,
+  options: NodeSyncOptions,
+): Promise<void> {
+  const cached = ctx.cachedNode(name);
+  let agent = ctx.agents.get(name);
+  if (agent?.registered === true && agent.nodeUid !== undefined) {
+    const gone = cached === undefined || cached.metadata.uid !== agent.nodeUid;
+    if (gone && agent.seenInCache) {
+      options.drop(agent);
+      agent = undefined;
+    }
+  }
+  if (agent === undefined) {
+    if (cached === undefined) return;
+    agent = options.adopt(cached);
+    if (agent === undefined) return;
+  }
+  if (cached !== undefined && cached.metadata.uid === agent.nodeUid) agent.seenInCache = true;
+  const wasFailed = agent.failed;
+  agent.failedByAnnotation = cached?.metadata.annotations?.[failAnnotation] === "true";
+  if (!agent.registered) {
+    await register(ctx, agent, options.cidrs);
+    options.registered(agent);
+    if (!agent.failed) resume(ctx, agent);
+    return;
+  }
+  if (agent.failed && !wasFailed) pause(ctx, agent);
+  if (!agent.failed && wasFailed) resume(ctx, agent);
+}
+
+/** Renews the node's Lease and sets the next renewal. */
+export async function renewLease(ctx: FleetContext, name: string): Promise<void> {
+  const agent = ctx.agents.get(name);
+  if (agent === undefined || !agent.registered || agent.failed) return;
+  const now = ctx.clock.now();
+  const duration = agent.node.kubelet.nodeLeaseDurationSeconds;
+  const fresh = nodeLease(name, agent.nodeUid, duration, now);
+  const spec = fresh.spec ?? {};
+  try {
+    if (agent.lease === undefined) {
+      try {
+        agent.lease = await ctx.client.create<Lease>(leasesResource, fresh, { fieldManager });
+      } catch (error: unknown) {
+        if (!isAlreadyExists(error)) throw error;
+        const current = await ctx.client.get<Lease>(leasesResource, nodeLeaseNamespace, name);
+        agent.lease = await ctx.client.update<Lease>(
+          leasesResource,
+          { ...current, spec },
+          { fieldManager },
+        );
+      }
+    } else {
+      agent.lease = await ctx.client.update<Lease>(
+        leasesResource,
+        { ...agent.lease, spec },
+        { fieldManager },
+      );
+    }
+  } catch (error: unknown) {
+    // Someone else wrote or removed the Lease: start over from a fresh read next time.
+    if (!isConflict(error) && !isNotFound(error)) throw error;
+    agent.lease = undefined;
+    ctx.schedule(leaseKey(name), now.getTime() + 1000);
+    return;
+  }
+  ctx.schedule(leaseKey(name), now.getTime() + (duration * 1000) / 4);
+}
+
+/** Computes node status, writes it when due, and sets the next update. */
+export async function updateNodeStatus(ctx: FleetContext, name: string): Promise<void> {
+  const agent = ctx.agents.get(name);
+  if (agent === undefined || !agent.registered || agent.failed) return;
+  const now = ctx.clock.now();
+  const settings = agent.node.kubelet;
+  const next = now.getTime() + settings.nodeStatusUpdateFrequencyMs;
+  const cached = ctx.cachedNode(name);
+  if (cached === undefined) {
+    ctx.schedule(statusKey(name), now.getTime() + 1000);
+    return;
+  }
+  const status = {
+    ...(structuredClone(cached.status ?? {}) as NonNullable<Node["status"]>),
+    ...nodeStatusOf(agent.node, cached.status, now, ctx.kubeletPort),
+  };
+  const due = nodeStatusNeedsWrite(
+    cached.status,
+    status,
+    agent.lastStatusWriteAt,
+    now.getTime(),
+    settings.nodeStatusReportFrequencyMs,
+  );
+  if (due) {
+    const node = { ...(structuredClone(cached) as Node), status };
+    try {
+      await ctx.client.updateStatus(nodesResource, node, { fieldManager });
+    } catch (error: unknown) {
+      if (!isConflict(error)) throw error;
+      const latest = await ctx.client.get<Node>(nodesResource, undefined, name);
+      const merged = {
+        ...(latest.status ?? {}),
+        ...nodeStatusOf(agent.node, latest.status, now, ctx.kubeletPort),
+      };
+      await ctx.client.updateStatus(nodesResource, { ...latest, status: merged }, { fieldManager });
+    }
+    agent.lastStatusWriteAt = now.getTime();
+  }
+  ctx.schedule(statusKey(name), next);
+}

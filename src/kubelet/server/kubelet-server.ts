@@ -1,0 +1,74 @@
+/**
+ * One HTTP handler for every emulated kubelet of a fleet, virtual-hosted by node name: the
+ * `Host` header (without a port) picks the node, as if each kubelet listened on its own address.
+ * Serves the read-only endpoints `/spec/`, `/pods`, `/configz` and `/healthz`.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+/** What the server reads from a fleet. Each lookup is `undefined` for a node it does not run. */
+export interface KubeletEndpoints {
+  /** Whether the node's kubelet is up: `false` while it is failed, `undefined` if unknown. */
+  isRunning(nodeName: string): boolean | undefined;
+  spec(nodeName: string): unknown;
+  pods(nodeName: string): unknown;
+  configz(nodeName: string): unknown;
+}
+
+function send(res: ServerResponse, status: number, body: string, type: string): void {
+  res.writeHead(status, { "Content-Type": type, "Content-Length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function sendJson(res: ServerResponse, body: unknown): void {
+  send(res, 200, JSON.stringify(body), "application/json");
+}
+
+/** The node a request is for: its Host header without the port (lower-cased). */
+export function nodeNameOfHost(host: string | undefined): string {
+  if (host === undefined) return "";
+  const trimmed = host.trim().toLowerCase();
+  if (trimmed.startsWith("[")) return trimmed.slice(1, trimmed.indexOf("]"));
+  const colon = trimmed.lastIndexOf(":");
+  return colon < 0 ? trimmed : trimmed.slice(0, colon);
+}
+
+/** The request handler; mount it on any `http.Server` (the lead wires the API server proxy). */
+export function newKubeletServer(
+  fleet: KubeletEndpoints,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const node = nodeNameOfHost(req.headers.host);
+    const path = new URL(req.url ?? "/", "http://kubelet").pathname;
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      send(res, 405, "405 method not allowed\n", "text/plain; charset=utf-8");
+      return;
+    }
+    const running = fleet.isRunning(node);
+    if (running === undefined) {
+      send(res, 404, `no emulated kubelet runs node "${node}"\n`, "text/plain; charset=utf-8");
+      return;
+    }
+    if (!running) {
+      send(res, 503, `the kubelet of node "${node}" is down\n`, "text/plain; charset=utf-8");
+      return;
+    }
+    switch (path) {
+      case "/healthz":
+        send(res, 200, "ok", "text/plain; charset=utf-8");
+        return;
+      case "/spec":
+      case "/spec/":
+        sendJson(res, fleet.spec(node));
+        return;
+      case "/pods":
+      case "/pods/":
+        sendJson(res, fleet.pods(node));
+        return;
+      case "/configz":
+        sendJson(res, fleet.configz(node));
+        return;
+      default:
+        send(res, 404, "404 page not found\n", "text/plain; charset=utf-8");
+    }
+  };
+}

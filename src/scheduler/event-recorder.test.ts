@@ -1,0 +1,77 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { Event } from "../api/index.ts";
+import { eventsResource } from "../client/index.ts";
+import { type ClusterHarness, FakeClock, makePod, startClusterHarness } from "../testing/index.ts";
+import { discardLogger } from "../util/index.ts";
+import { ApiEventRecorder, truncateMessage } from "./event-recorder.ts";
+
+let harness: ClusterHarness;
+
+before(async () => {
+  harness = await startClusterHarness();
+});
+
+after(async () => {
+  await harness[Symbol.asyncDispose]();
+});
+
+async function eventsFor(name: string): Promise<Event[]> {
+  const list = await harness.client.list<Event>(eventsResource, "default");
+  return list.items.filter((e) => e.involvedObject.name === name);
+}
+
+test("ApiEventRecorder.event: writes a core/v1 Event about the object", async () => {
+  const clock = new FakeClock(new Date("2026-03-01T10:00:00Z"));
+  const recorder = new ApiEventRecorder({ client: harness.client, clock, logger: discardLogger });
+  recorder.event(makePod("one").obj(), "Warning", "FailedScheduling", "Scheduling", "no luck");
+  await recorder.flush();
+  const [event] = await eventsFor("one");
+  assert.deepEqual(
+    {
+      reason: event?.reason,
+      message: event?.message,
+      type: event?.type,
+      count: event?.count,
+      source: event?.source,
+      firstTimestamp: event?.firstTimestamp,
+      involvedObject: event?.involvedObject,
+    },
+    {
+      reason: "FailedScheduling",
+      message: "no luck",
+      type: "Warning",
+      count: 1,
+      source: { component: "default-scheduler" },
+      firstTimestamp: "2026-03-01T10:00:00Z",
+      involvedObject: {
+        kind: "Pod",
+        apiVersion: "v1",
+        namespace: "default",
+        name: "one",
+        uid: "uid-one",
+      },
+    },
+  );
+});
+
+test("ApiEventRecorder.event: a repeat bumps the count of the first event", async () => {
+  const clock = new FakeClock(new Date("2026-03-01T10:00:00Z"));
+  const recorder = new ApiEventRecorder({ client: harness.client, clock, logger: discardLogger });
+  const pod = makePod("two").obj();
+  recorder.event(pod, "Warning", "FailedScheduling", "Scheduling", "still no luck");
+  await clock.advance(5000);
+  recorder.event(pod, "Warning", "FailedScheduling", "Scheduling", "still no luck");
+  await recorder.flush();
+  const events = await eventsFor("two");
+  assert.deepEqual(
+    events.map((e) => [e.count, e.lastTimestamp]),
+    [[2, "2026-03-01T10:00:05Z"]],
+  );
+});
+
+test("truncateMessage: cuts long messages to 1024 characters ending in ' ...'", () => {
+  const cut = truncateMessage("x".repeat(2000));
+  assert.deepEqual([cut.length, cut.slice(-4)], [1024, " ..."]);
+  assert.equal(truncateMessage("short"), "short");
+});

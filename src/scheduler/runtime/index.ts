@@ -1,0 +1,4 @@
+// Runs a profile's plugins at each extension point.
+export type { PreFilterOutcome } from "./filtering-points.ts";
+export { Framework, type FrameworkDeps } from "./framework.ts";
+export { WaitingPodImpl, WaitingPods } from "./waiting-pods.ts";

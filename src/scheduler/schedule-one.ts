@@ -1,0 +1,237 @@
+/**
+ * One pod's trip through the scheduler (upstream's `ScheduleOne`): the scheduling cycle (snapshot
+ * → filter → [postFilter] → score → assume → reserve → permit), then the binding cycle in the
+ * background (wait on permit → preBind → bind → postBind). Failures put the pod back in the queue
+ * and tell the user: the PodScheduled=False condition and a FailedScheduling event.
+ */
+import type { Pod } from "../api/index.ts";
+import type { DeepReadonly } from "../util/index.ts";
+import { findNodesThatFitPod, prioritizeAndSelect } from "./find-nodes.ts";
+import {
+  CycleState,
+  Diagnosis,
+  FitError,
+  isRejected,
+  isSuccess,
+  type NominatingInfo,
+  newStatus,
+  PodsToActivate,
+  podsToActivateKey,
+  type QueuedPodInfo,
+  type Status,
+  setCyclePodInfo,
+  statusMessage,
+  unresolvable,
+  withError,
+} from "./framework/index.ts";
+import type { Framework } from "./runtime/index.ts";
+import { handleSchedulingFailure, type SchedulerContext } from "./scheduling-failure.ts";
+
+export type { SchedulerContext } from "./scheduling-failure.ts";
+
+/** upstream's `ErrNoNodesAvailable`. */
+export const noNodesAvailableMessage = "no nodes available to schedule pods";
+
+const clearNomination: NominatingInfo = { nominatedNodeName: "", mode: "Override" };
+
+interface CycleResult {
+  readonly status: Status;
+  readonly nominatingInfo?: NominatingInfo;
+  readonly host?: string;
+  readonly assumed?: DeepReadonly<Pod>;
+}
+
+/** A rejection on one node (Reserve, Permit) as a FitError over that node. */
+function singleNodeFitError(pod: DeepReadonly<Pod>, host: string, status: Status): Status {
+  const diagnosis = new Diagnosis();
+  diagnosis.nodeToStatus.set(host, status);
+  diagnosis.addPluginStatus(status);
+  return withError(newStatus(status.code), new FitError(pod, 1, diagnosis));
+}
+
+async function schedulingCycle(
+  ctx: SchedulerContext,
+  fw: Framework,
+  state: CycleState,
+  info: QueuedPodInfo,
+): Promise<CycleResult> {
+  const pod = info.podInfo.pod;
+  ctx.cache.updateSnapshot(ctx.snapshot);
+  if (ctx.snapshot.numNodes === 0) {
+    return {
+      status: withError(unresolvable(), new Error(noNodesAvailableMessage)),
+      nominatingInfo: clearNomination,
+    };
+  }
+  const filtered = findNodesThatFitPod(fw, state, pod, ctx.snapshot, ctx.selection);
+  if (filtered.error !== undefined) {
+    return {
+      status: withError(newStatus("Error"), filtered.error),
+      nominatingInfo: clearNomination,
+    };
+  }
+  if (filtered.feasible.length === 0) {
+    const diagnosis = filtered.diagnosis;
+    const numNodes = ctx.snapshot.numNodes;
+    let nominatingInfo: NominatingInfo | undefined = clearNomination;
+    if (fw.hasPostFilterPlugins) {
+      const post = await fw.runPostFilterPlugins(state, pod, diagnosis.nodeToStatus);
+      diagnosis.postFilterMsg = statusMessage(post.status);
+      if (post.status.code === "Error") {
+        ctx.logger.error("PostFilter failed", { pod: info.podInfo.key, error: post.status.error });
+      }
+      nominatingInfo = post.nominatingInfo;
+    }
+    const fitError = new FitError(pod, numNodes, diagnosis);
+    return {
+      status: withError(newStatus("Unschedulable"), fitError),
+      ...(nominatingInfo === undefined ? {} : { nominatingInfo }),
+    };
+  }
+  const selected = prioritizeAndSelect(fw, state, pod, filtered.feasible, ctx.random);
+  if ("error" in selected) {
+    return {
+      status: withError(newStatus("Error"), selected.error),
+      nominatingInfo: clearNomination,
+    };
+  }
+  const host = selected.host;
+
+  // Assume: count the pod on the node now; binding confirms it later.
+  const assumed: DeepReadonly<Pod> = { ...pod, spec: { ...pod.spec, nodeName: host } };
+  ctx.cache.assumePod(assumed);
+  ctx.queue.nominator.delete(assumed);
+
+  const reserved = fw.runReservePluginsReserve(state, assumed, host);
+  if (!isSuccess(reserved)) {
+    fw.runReservePluginsUnreserve(state, assumed, host);
+    ctx.cache.forgetPod(assumed);
+    const status = isRejected(reserved) ? singleNodeFitError(pod, host, reserved) : reserved;
+    return { status, nominatingInfo: clearNomination };
+  }
+  const permitted = fw.runPermitPlugins(state, assumed, host);
+  if (!isSuccess(permitted) && permitted.code !== "Wait") {
+    fw.runReservePluginsUnreserve(state, assumed, host);
+    ctx.cache.forgetPod(assumed);
+    const status = isRejected(permitted) ? singleNodeFitError(pod, host, permitted) : permitted;
+    return { status, nominatingInfo: clearNomination };
+  }
+  activatePods(ctx, state);
+  return { status: permitted.code === "Wait" ? newStatus("Success") : permitted, host, assumed };
+}
+
+function activatePods(ctx: SchedulerContext, state: CycleState): void {
+  const toActivate = state.read(podsToActivateKey);
+  if (toActivate === undefined || toActivate.pods.size === 0) return;
+  ctx.queue.activate([...toActivate.pods.values()]);
+  toActivate.pods.clear();
+}
+
+async function bindingCycle(
+  ctx: SchedulerContext,
+  fw: Framework,
+  state: CycleState,
+  info: QueuedPodInfo,
+  host: string,
+  assumed: DeepReadonly<Pod>,
+): Promise<void> {
+  const uid = info.podInfo.uid;
+  const fail = async (status: Status): Promise<void> => {
+    fw.runReservePluginsUnreserve(state, assumed, host);
+    ctx.cache.forgetPod(assumed);
+    // Forgetting frees the node like a deletion of the assumed pod (not for itself).
+    const freed = (): void =>
+      ctx.queue.moveAllToActiveOrBackoffQueue(
+        { resource: "AssignedPod", actionType: 2, label: "AssignedPodDelete" },
+        assumed,
+        undefined,
+        (p) => p.metadata.uid !== uid,
+      );
+    if (!isRejected(status)) freed();
+    await handleSchedulingFailure(ctx, fw, info, status, clearNomination);
+    if (isRejected(status)) freed();
+  };
+
+  const permit = await fw.waitOnPermit(assumed);
+  if (!isSuccess(permit)) {
+    await fail(isRejected(permit) ? singleNodeFitError(info.podInfo.pod, host, permit) : permit);
+    return;
+  }
+  // From here on failures mean backoff, not "unschedulable": the attempt is over for the queue.
+  ctx.queue.done(uid);
+  const preBound = await fw.runPreBindPlugins(state, assumed, host);
+  if (!isSuccess(preBound)) {
+    await fail(preBound);
+    return;
+  }
+  const bound = await fw.runBindPlugins(state, assumed, host);
+  if (!isSuccess(bound)) {
+    await fail(
+      bound.code === "Skip"
+        ? withError(newStatus("Error"), new Error("no bind plugin bound the pod"))
+        : bound,
+    );
+    return;
+  }
+  ctx.logger.v(2).info("Successfully bound pod to node", { pod: info.podInfo.key, node: host });
+  fw.handle.eventRecorder.event(
+    assumed,
+    "Normal",
+    "Scheduled",
+    "Binding",
+    `Successfully assigned ${assumed.metadata.namespace ?? ""}/${assumed.metadata.name ?? ""} to ${host}`,
+  );
+  fw.runPostBindPlugins(state, assumed, host);
+  activatePods(ctx, state);
+}
+
+/**
+ * Schedules the popped pod. Resolves when the scheduling cycle is over; the binding cycle and
+ * the failure's API writes continue in the background (tracked in `ctx.background`).
+ */
+export async function scheduleOne(ctx: SchedulerContext, info: QueuedPodInfo): Promise<void> {
+  const pod = info.podInfo.pod;
+  const fw = ctx.frameworks.get(pod.spec.schedulerName ?? "default-scheduler");
+  if (fw === undefined) {
+    ctx.queue.done(info.podInfo.uid);
+    return;
+  }
+  if (pod.metadata.deletionTimestamp !== undefined) {
+    fw.handle.eventRecorder.event(
+      pod,
+      "Warning",
+      "FailedScheduling",
+      "Scheduling",
+      `skip schedule deleting pod: ${pod.metadata.namespace ?? ""}/${pod.metadata.name ?? ""}`,
+    );
+    ctx.queue.done(info.podInfo.uid);
+    return;
+  }
+  if (ctx.cache.isAssumedPod(pod)) {
+    ctx.queue.done(info.podInfo.uid);
+    return;
+  }
+  const state = new CycleState();
+  state.write(podsToActivateKey, new PodsToActivate());
+  setCyclePodInfo(state, info.podInfo);
+  let result: CycleResult;
+  try {
+    result = await schedulingCycle(ctx, fw, state, info);
+  } catch (error: unknown) {
+    const err = error instanceof Error ? error : new Error(String(error));
+    result = { status: withError(newStatus("Error"), err), nominatingInfo: clearNomination };
+  }
+  if (!isSuccess(result.status) || result.host === undefined || result.assumed === undefined) {
+    track(ctx, handleSchedulingFailure(ctx, fw, info, result.status, result.nominatingInfo));
+    return;
+  }
+  track(ctx, bindingCycle(ctx, fw, state, info, result.host, result.assumed));
+}
+
+function track(ctx: SchedulerContext, work: Promise<void>): void {
+  const tracked = work.catch((error: unknown) => {
+    ctx.logger.error("Scheduling work failed", { error });
+  });
+  ctx.background.add(tracked);
+  void tracked.finally(() => ctx.background.delete(tracked));
+}

@@ -1,0 +1,218 @@
+/**
+ * The scheduler (upstream's `Scheduler`): builds one framework per profile, wires the informers
+ * to the cache and the queue, and runs the scheduling loop until its signal aborts. Pods are
+ * picked up from watches (never by polling the API) and bound through `pods/binding`.
+ */
+import type { KubeObject, Namespace, Node, Pod, PodDisruptionBudget } from "../api/index.ts";
+import {
+  type Client,
+  type HandlerRegistration,
+  type InformerFactory,
+  type InformerScope,
+  namespacesResource,
+  nodesResource,
+  podDisruptionBudgetsResource,
+  podsResource,
+  type ResourceRef,
+  type SharedInformer,
+} from "../client/index.ts";
+import type { Clock, Logger, Random } from "../util/index.ts";
+import { SchedulerCache, Snapshot } from "./cache/index.ts";
+import { newNodeEventHandler, newPodEventHandler } from "./event-handlers.ts";
+import { ApiEventRecorder } from "./event-recorder.ts";
+import type { Profile, Registry, SchedulerListers } from "./framework/index.ts";
+import { type QueueProfile, SchedulingQueue } from "./queue/index.ts";
+import { Framework } from "./runtime/index.ts";
+import { type SchedulerContext, scheduleOne } from "./schedule-one.ts";
+
+/** The field selector of the scheduler's pod informer: terminal pods hold no resources. */
+export const nonTerminalPodsSelector = "status.phase!=Succeeded,status.phase!=Failed";
+
+export interface SchedulerDeps {
+  readonly client: Client;
+  /** Shared informers. The caller starts the factory (before or after `start`). */
+  readonly informers: InformerFactory;
+  readonly clock: Clock;
+  readonly random: Random;
+  readonly logger: Logger;
+  /** Plugin factories by name (see `inTreeRegistry`). */
+  readonly registry: Registry;
+  /** The profiles; a pod uses the one named by its `spec.schedulerName`. */
+  readonly profiles: readonly Profile[];
+}
+
+export interface SchedulerOptions {
+  /** First retry delay of a pod that failed. @default 1000 */
+  readonly podInitialBackoffMs?: number;
+  /** The longest retry delay. @default 10000 */
+  readonly podMaxBackoffMs?: number;
+  /** Unschedulable pods are retried at least this often. @default 300000 (5 minutes) */
+  readonly podMaxInUnschedulablePodsMs?: number;
+  /** For profiles that set none; 0 is upstream's adaptive default. @default 0 */
+  readonly percentageOfNodesToScore?: number;
+  /** `reportingInstance` of the scheduler's events. @default the profile's scheduler name */
+  readonly instance?: string;
+}
+
+export interface Scheduler {
+  /** Watches, schedules and binds until `signal` aborts; resolves once everything stopped. */
+  start(signal: AbortSignal): Promise<void>;
+  /** The queue (for tests and debugging: `queue.pendingPods()`). */
+  readonly queue: SchedulingQueue;
+}
+
+/** Builds a scheduler. No I/O happens before `start`. */
+export function newScheduler(deps: SchedulerDeps, options: SchedulerOptions = {}): Scheduler {
+  if (deps.profiles.length === 0) throw new TypeError("Cannot build a scheduler without profiles");
+  const logger = deps.logger.with({ component: "scheduler" });
+  const cache = new SchedulerCache();
+  const snapshot = new Snapshot();
+  let podInformer: SharedInformer<Pod> | undefined;
+  let namespaceInformer: SharedInformer<Namespace> | undefined;
+  let pdbInformer: SharedInformer<PodDisruptionBudget> | undefined;
+  const listers: SchedulerListers = {
+    pod: (namespace, name) => podInformer?.lister.get(namespace, name),
+    namespaceLabels: (namespace) =>
+      namespaceInformer?.lister.get(undefined, namespace)?.metadata.labels,
+    podDisruptionBudgets: () => pdbInformer?.lister.list() ?? [],
+  };
+  let queue: SchedulingQueue | undefined;
+  // Informers plugins ask for are synced before the first cycle, like the scheduler's own.
+  const pluginInformers: SharedInformer<KubeObject>[] = [];
+  const informers: InformerFactory = {
+    forResource<T extends KubeObject = KubeObject>(resource: ResourceRef, scope?: InformerScope) {
+      const informer = deps.informers.forResource<T>(resource, scope);
+      pluginInformers.push(informer as unknown as SharedInformer<KubeObject>);
+      return informer;
+    },
+    start: (signal) => deps.informers.start(signal),
+    waitForSync: (signal) => deps.informers.waitForSync(signal),
+  };
+  const frameworks = new Map<string, Framework>();
+  const recorders: ApiEventRecorder[] = [];
+  for (const profile of deps.profiles) {
+    const recorder = new ApiEventRecorder({
+      client: deps.client,
+      clock: deps.clock,
+      logger,
+      component: profile.schedulerName,
+      instance: options.instance ?? profile.schedulerName,
+    });
+    recorders.push(recorder);
+    const fw = new Framework(deps.registry, profile, {
+      client: deps.client,
+      informers,
+      listers,
+      eventRecorder: recorder,
+      clock: deps.clock,
+      random: deps.random,
+      logger: logger.with({ profile: profile.schedulerName }),
+      snapshot: () => snapshot,
+      nominatedPodsForNode: (node) => queue?.nominator.nominatedPodsForNode(node) ?? [],
+      activate: (pods) => queue?.activate(pods),
+      queueClusterEvent: (event, oldObj, newObj) =>
+        queue?.moveAllToActiveOrBackoffQueue(event, oldObj, newObj),
+    });
+    if (frameworks.has(profile.schedulerName)) {
+      throw new TypeError(`Cannot build a scheduler: duplicate profile "${profile.schedulerName}"`);
+    }
+    frameworks.set(profile.schedulerName, fw);
+  }
+  const first = frameworks.values().next().value as Framework;
+  const queueProfiles = new Map<string, QueueProfile>();
+  for (const [name, fw] of frameworks) {
+    queueProfiles.set(name, {
+      preEnqueue: (pod) => fw.runPreEnqueuePlugins(pod),
+      eventsToRegister: fw.eventsToRegister,
+    });
+  }
+  const schedulingQueue = new SchedulingQueue({
+    clock: deps.clock,
+    logger,
+    less: first.less,
+    profiles: queueProfiles,
+    isAssigned: (pod) =>
+      (listers.pod(pod.metadata.namespace ?? "", pod.metadata.name ?? "")?.spec.nodeName ?? "") !==
+      "",
+    ...(options.podInitialBackoffMs === undefined
+      ? {}
+      : { podInitialBackoffMs: options.podInitialBackoffMs }),
+    ...(options.podMaxBackoffMs === undefined ? {} : { podMaxBackoffMs: options.podMaxBackoffMs }),
+    ...(options.podMaxInUnschedulablePodsMs === undefined
+      ? {}
+      : { podMaxInUnschedulablePodsMs: options.podMaxInUnschedulablePodsMs }),
+  });
+  queue = schedulingQueue;
+
+  const ctx: SchedulerContext = {
+    frameworks,
+    queue: schedulingQueue,
+    cache,
+    snapshot,
+    client: deps.client,
+    clock: deps.clock,
+    random: deps.random,
+    logger,
+    livePod: (namespace, name) => listers.pod(namespace, name),
+    background: new Set(),
+    selection: {
+      nextStartNodeIndex: 0,
+      percentageOfNodesToScore: options.percentageOfNodesToScore ?? 0,
+    },
+  };
+
+  let started = false;
+  return {
+    queue: schedulingQueue,
+    async start(signal: AbortSignal): Promise<void> {
+      if (started) throw new TypeError("Cannot start the scheduler: it is already running");
+      started = true;
+      const handlerDeps = { cache, queue: schedulingQueue, frameworks, logger };
+      const nodes = deps.informers.forResource<Node>(nodesResource);
+      podInformer = deps.informers.forResource<Pod>(podsResource, {
+        fieldSelector: nonTerminalPodsSelector,
+      });
+      namespaceInformer = deps.informers.forResource<Namespace>(namespacesResource);
+      pdbInformer = deps.informers.forResource<PodDisruptionBudget>(podDisruptionBudgetsResource);
+      const registrations: HandlerRegistration[] = [
+        nodes.addEventHandler(newNodeEventHandler(handlerDeps)),
+        podInformer.addEventHandler(newPodEventHandler(handlerDeps)),
+      ];
+      const toSync: { waitForSync(signal: AbortSignal): Promise<boolean> }[] = [
+        nodes,
+        podInformer,
+        namespaceInformer,
+        pdbInformer,
+        ...pluginInformers,
+      ];
+      const queueRun = schedulingQueue.run(signal);
+      try {
+        const synced = await Promise.all(toSync.map((i) => i.waitForSync(signal)));
+        if (synced.every(Boolean)) {
+          logger.info("Scheduler started", { profiles: [...frameworks.keys()] });
+          await loop(ctx, signal);
+        }
+      } finally {
+        schedulingQueue.close();
+        for (const r of registrations) r.remove();
+        await Promise.all([...ctx.background]);
+        await Promise.all(recorders.map((r) => r.flush()));
+        await queueRun;
+      }
+    },
+  };
+}
+
+/** Lets I/O run between cycles (binding requests, watch events) without a timer. */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+async function loop(ctx: SchedulerContext, signal: AbortSignal): Promise<void> {
+  while (!signal.aborted) {
+    const info = await ctx.queue.pop(signal);
+    if (info === undefined) return;
+    await scheduleOne(ctx, info);
+    await yieldToEventLoop();
+  }
+}

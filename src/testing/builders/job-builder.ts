@@ -1,0 +1,152 @@
+/**
+ * `makeJob("pi")`: a fluent batch/v1 Job fixture. Every method edits the builder and returns it;
+ * `obj()` returns a fresh deep copy as the API server stores it (generated selector and labels),
+ * `forCreate()` one as a user sends it, `clone()` a builder to vary.
+ */
+import type { Job, JobCondition, JobStatus, RestartPolicy } from "../../api/index.ts";
+
+const uidLabels = [
+  "batch.kubernetes.io/controller-uid",
+  "controller-uid",
+  "batch.kubernetes.io/job-name",
+  "job-name",
+];
+
+export class JobBuilder {
+  #job: Job;
+
+  constructor(job: Job) {
+    this.#job = job;
+  }
+
+  clone(): JobBuilder {
+    return new JobBuilder(structuredClone(this.#job));
+  }
+
+  obj(): Job {
+    return structuredClone(this.#job);
+  }
+
+  /** Without uid, generation, creationTimestamp, status, selector and generated labels. */
+  forCreate(): Job {
+    const job = this.obj();
+    delete job.metadata.uid;
+    delete job.metadata.generation;
+    delete job.metadata.creationTimestamp;
+    delete job.status;
+    delete job.spec.selector;
+    const labels = job.spec.template.metadata?.labels ?? {};
+    for (const key of uidLabels) delete labels[key];
+    return job;
+  }
+
+  namespace(namespace: string): this {
+    this.#job.metadata.namespace = namespace;
+    return this;
+  }
+
+  completions(completions: number | undefined): this {
+    if (completions === undefined) delete this.#job.spec.completions;
+    else this.#job.spec.completions = completions;
+    return this;
+  }
+
+  parallelism(parallelism: number): this {
+    this.#job.spec.parallelism = parallelism;
+    return this;
+  }
+
+  backoffLimit(limit: number): this {
+    this.#job.spec.backoffLimit = limit;
+    return this;
+  }
+
+  indexed(): this {
+    this.#job.spec.completionMode = "Indexed";
+    return this;
+  }
+
+  suspend(suspend = true): this {
+    this.#job.spec.suspend = suspend;
+    return this;
+  }
+
+  activeDeadlineSeconds(seconds: number): this {
+    this.#job.spec.activeDeadlineSeconds = seconds;
+    return this;
+  }
+
+  ttlSecondsAfterFinished(seconds: number): this {
+    this.#job.spec.ttlSecondsAfterFinished = seconds;
+    return this;
+  }
+
+  podReplacementPolicy(policy: "TerminatingOrFailed" | "Failed"): this {
+    this.#job.spec.podReplacementPolicy = policy;
+    return this;
+  }
+
+  restartPolicy(policy: RestartPolicy): this {
+    const spec = this.#job.spec.template.spec;
+    if (spec !== undefined) spec.restartPolicy = policy;
+    return this;
+  }
+
+  image(image: string): this {
+    const first = this.#job.spec.template.spec?.containers[0];
+    if (first !== undefined) first.image = image;
+    return this;
+  }
+
+  status(status: JobStatus): this {
+    this.#job.status = { ...this.#job.status, ...structuredClone(status) };
+    return this;
+  }
+
+  condition(condition: JobCondition): this {
+    const conditions = (this.#job.status?.conditions ?? []).filter((c) => c.type !== condition.type);
+    this.#job.status = { ...this.#job.status, conditions: [...conditions, { ...condition }] };
+    return this;
+  }
+}
+
+/**
+ * A Job `name` in `default` (uid `uid-<name>`, generation 1): one completion, parallelism 1,
+ * backoffLimit 6, NonIndexed, restartPolicy Never, one container `c` running `busybox:1`, with the
+ * selector and labels the API server generates.
+ */
+export function makeJob(name: string): JobBuilder {
+  const uid = `uid-${name}`;
+  return new JobBuilder({
+    apiVersion: "batch/v1",
+    kind: "Job",
+    metadata: {
+      name,
+      namespace: "default",
+      uid,
+      generation: 1,
+      creationTimestamp: "2024-01-01T00:00:00Z",
+    },
+    spec: {
+      completions: 1,
+      parallelism: 1,
+      backoffLimit: 6,
+      completionMode: "NonIndexed",
+      suspend: false,
+      podReplacementPolicy: "TerminatingOrFailed",
+      manualSelector: false,
+      selector: { matchLabels: { "batch.kubernetes.io/controller-uid": uid } },
+      template: {
+        metadata: {
+          labels: {
+            "batch.kubernetes.io/controller-uid": uid,
+            "controller-uid": uid,
+            "batch.kubernetes.io/job-name": name,
+            "job-name": name,
+          },
+        },
+        spec: { restartPolicy: "Never", containers: [{ name: "c", image: "busybox:1" }] },
+      },
+    },
+  });
+}
