@@ -100,3 +100,50 @@ test("architecture: production code never imports testing/ or node:test", () => 
     );
   }
 });
+
+/**
+ * The arguments of each `assert.ok(` call in `text`, split at top-level commas. Strings and
+ * template literals are skipped whole, so commas and brackets inside them do not count.
+ */
+function assertOkArguments(text: string): string[][] {
+  const calls: string[][] = [];
+  for (
+    let start = text.indexOf("assert.ok(");
+    start >= 0;
+    start = text.indexOf("assert.ok(", start + 1)
+  ) {
+    const args: string[] = [];
+    let depth = 1;
+    let from = start + "assert.ok(".length;
+    let at = from;
+    for (; depth > 0 && at < text.length; at++) {
+      const c = text[at] ?? "";
+      if (c === '"' || c === "'" || c === "`") {
+        for (at++; at < text.length && text[at] !== c; at++) if (text[at] === "\\") at++;
+      } else if ("([{".includes(c)) depth++;
+      else if (")]}".includes(c)) depth--;
+      else if (c === "," && depth === 1) {
+        args.push(text.slice(from, at));
+        from = at + 1;
+      }
+    }
+    args.push(text.slice(from, at - 1));
+    calls.push(args.map((a) => a.trim()).filter((a) => a !== ""));
+  }
+  return calls;
+}
+
+// Node 20 builds the message of a failing message-less assert.ok by re-parsing the caller's
+// source at the failing column. tsx compiles each file to one long line, so that parse takes
+// minutes in a large test file, and a retried check (eventually) stalls the whole run.
+test("architecture: every assert.ok in a test gives its own message", () => {
+  for (const root of [srcRoot, import.meta.dirname]) {
+    for (const file of sourceFiles(root)) {
+      if (file === import.meta.filename) continue; // its strings name the call it looks for
+      const rel = relative(root, file);
+      for (const args of assertOkArguments(readFileSync(file, "utf8"))) {
+        assert.ok(args.length >= 2, `${rel}: assert.ok(${args[0] ?? ""}) needs a message`);
+      }
+    }
+  }
+});

@@ -101,7 +101,7 @@ const statusCases: readonly { name: string; status: unknown; httpCode?: number; 
 for (const c of statusCases) {
   test(`fromStatus: ${c.name}`, () => {
     const error = fromStatus(c.status, c.httpCode);
-    assert.ok(error instanceof ApiError);
+    assert.ok(error instanceof ApiError, "error instanceof ApiError");
     assert.deepEqual(
       { code: error.code, reason: error.reason, message: error.message, details: error.details },
       c.want,

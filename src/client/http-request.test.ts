@@ -97,7 +97,7 @@ test("send: a server that never answers times out with ETIMEDOUT", async () => {
       () => undefined,
       (e: unknown) => e,
     );
-    assert.ok(error instanceof TransportError);
+    assert.ok(error instanceof TransportError, "error instanceof TransportError");
     assert.equal(error.code, "ETIMEDOUT");
   } finally {
     connection.agent.destroy();

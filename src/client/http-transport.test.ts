@@ -112,7 +112,10 @@ describe("HTTP client round trips", { timeout: 60_000 }, () => {
       data: { k: "2" },
     });
     assert.equal(updated.data?.["k"], "2");
-    assert.ok(Number(updated.metadata.resourceVersion) > Number(created.metadata.resourceVersion));
+    assert.ok(
+      Number(updated.metadata.resourceVersion) > Number(created.metadata.resourceVersion),
+      "Number(updated.metadata.resourceVersion) > Number(created.metadata.resourceVersion)",
+    );
     const error = await rejection(
       harness.client.update<ConfigMap>(configMapsResource, { ...created, data: { k: "3" } }),
     );
@@ -203,7 +206,7 @@ describe("HTTP client round trips", { timeout: 60_000 }, () => {
       );
     await apply("first", "a");
     const error = await rejection(apply("second", "b"));
-    assert.ok(error instanceof ApiError);
+    assert.ok(error instanceof ApiError, "error instanceof ApiError");
     assert.deepEqual(
       [error.code, error.reason, error.details?.causes?.map((c) => c.field)],
       [409, "Conflict", [".metadata.labels.owner"]],
@@ -347,7 +350,10 @@ describe("HTTP client round trips", { timeout: 60_000 }, () => {
   ];
   for (const c of scopeCases) {
     test(`Client: ${c.name} is a TypeError before any request`, async () => {
-      assert.ok((await rejection(c.call())) instanceof TypeError);
+      assert.ok(
+        (await rejection(c.call())) instanceof TypeError,
+        "(await rejection(c.call())) instanceof TypeError",
+      );
     });
   }
 
@@ -390,10 +396,10 @@ describe("HTTP client round trips", { timeout: 60_000 }, () => {
       }
     })();
     const ended = await rejection(watching);
-    assert.ok(ended instanceof TransportError);
-    assert.ok(seen.length >= 1);
+    assert.ok(ended instanceof TransportError, "ended instanceof TransportError");
+    assert.ok(seen.length >= 1, "seen.length >= 1");
     const later = await rejection(client.get(configMapsResource, "default", "x"));
-    assert.ok(later instanceof TransportError);
+    assert.ok(later instanceof TransportError, "later instanceof TransportError");
     assert.equal(later.code, "ECLOSED");
   });
 });
@@ -405,7 +411,7 @@ test("Client.get: an unreachable server is a retryable TransportError", async ()
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await using client = newClient({ server: `http://127.0.0.1:${port}`, userAgent: "gantry/test" });
   const error = await rejection(client.get(nodesResource, undefined, "n1"));
-  assert.ok(error instanceof TransportError);
+  assert.ok(error instanceof TransportError, "error instanceof TransportError");
   assert.deepEqual([error.code, error.retryable], ["ECONNREFUSED", true]);
 });
 
@@ -439,7 +445,10 @@ test("newClient: over https the kubeconfig's CA and token work; without them the
   await using secure = await startClusterHarness({ tls: true });
   assert.match(secure.url, /^https:/);
   const listed = await secure.client.list(namespacesResource, undefined);
-  assert.ok(listed.items.some((ns) => ns.metadata.name === "default"));
+  assert.ok(
+    listed.items.some((ns) => ns.metadata.name === "default"),
+    'listed.items.some((ns) => ns.metadata.name === "default")',
+  );
 
   const config = loadKubeconfig(readFileSync(secure.kubeconfigPath, "utf8"));
   const ca = decodeCertificateAuthority(config.certificateAuthorityData ?? "");
@@ -456,6 +465,6 @@ test("newClient: over https the kubeconfig's CA and token work; without them the
     ...(config.token === undefined ? {} : { token: config.token }),
   });
   const error = await rejection(untrusting.list(namespacesResource, undefined));
-  assert.ok(error instanceof TransportError);
+  assert.ok(error instanceof TransportError, "error instanceof TransportError");
   assert.equal(error.retryable, false, "a rejected certificate is not worth retrying");
 });

@@ -217,7 +217,7 @@ export function listWatchConformance(name: string, open: () => Promise<ListWatch
           metadata: { name: "Not_Valid", namespace: ns },
         }),
       );
-      assert.ok(error instanceof ApiError);
+      assert.ok(error instanceof ApiError, "error instanceof ApiError");
       assert.equal(error.code, 422);
       assert.equal(error.reason, "Invalid");
       assert.equal(error.details?.kind, "ConfigMap");
@@ -231,7 +231,7 @@ export function listWatchConformance(name: string, open: () => Promise<ListWatch
       const error = await rejection(
         client.list(configMapsResource, undefined, { labelSelector: "a in (" }),
       );
-      assert.ok(error instanceof ApiError);
+      assert.ok(error instanceof ApiError, "error instanceof ApiError");
       assert.deepEqual([error.code, error.reason], [400, "BadRequest"]);
     });
 
@@ -251,7 +251,7 @@ export function listWatchConformance(name: string, open: () => Promise<ListWatch
           resourceVersionMatch: "Exact",
         }),
       );
-      assert.ok(exact instanceof ApiError);
+      assert.ok(exact instanceof ApiError, "exact instanceof ApiError");
       assert.deepEqual([exact.code, exact.reason], [410, "Expired"]);
 
       const continued = await rejection(
@@ -261,7 +261,7 @@ export function listWatchConformance(name: string, open: () => Promise<ListWatch
           continue: first.metadata.continue ?? "",
         }),
       );
-      assert.ok(continued instanceof ApiError);
+      assert.ok(continued instanceof ApiError, "continued instanceof ApiError");
       assert.deepEqual([continued.code, continued.reason], [410, "Expired"]);
 
       const events: WatchEvent<ConfigMap>[] = [];
@@ -278,7 +278,7 @@ export function listWatchConformance(name: string, open: () => Promise<ListWatch
         ["ERROR"],
       );
       const fromEvent = events[0]?.type === "ERROR" ? fromStatus(events[0].object) : undefined;
-      assert.ok(fromEvent instanceof ApiError);
+      assert.ok(fromEvent instanceof ApiError, "fromEvent instanceof ApiError");
       assert.deepEqual([fromEvent.code, fromEvent.reason], [410, "Expired"]);
       assert.match(fromEvent.message, /^too old resource version: /);
     });

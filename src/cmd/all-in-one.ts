@@ -13,7 +13,7 @@ import {
   newTokenAuthenticator,
 } from "../apiserver/index.ts";
 import type { NodeFleet } from "../kubelet/index.ts";
-import type { Storage } from "../storage/index.ts";
+import { runCompactor, type Storage } from "../storage/index.ts";
 import { type Logger, systemClock, systemRandom } from "../util/index.ts";
 import { bootstrap } from "./bootstrap.ts";
 import { type ComponentsOptions, startComponents } from "./components.ts";
@@ -96,6 +96,12 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
   const { done } = await apiServer.start(stop.signal);
   done.catch((error: unknown) => options.logger.error("Watch cache failed", { error }));
   await bootstrap(apiServer);
+  // As kube-apiserver's --etcd-compaction-interval: old revisions go every 5 minutes.
+  const compactor = runCompactor(
+    { storage, clock: systemClock, logger: options.logger },
+    {},
+    stop.signal,
+  );
 
   const http: Server =
     pki === undefined
@@ -113,6 +119,7 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
   } catch (error: unknown) {
     stop.abort();
     await done.catch(() => undefined);
+    await compactor;
     await storage.close();
     throw error;
   }
@@ -163,6 +170,7 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
     http.closeAllConnections();
     await new Promise<void>((r) => http.close(() => r()));
     await done.catch(() => undefined);
+    await compactor;
     await storage.close();
   };
   return {

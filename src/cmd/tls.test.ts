@@ -175,7 +175,10 @@ test("ensurePki: the CA is a 10-year CA named gantry-ca that signs the serving c
   assert.equal(ca.ca, true);
   assert.equal(serving.ca, false);
   assert.equal(serving.issuer, "CN=gantry-ca");
-  assert.ok(serving.checkIssued(ca) && serving.verify(ca.publicKey));
+  assert.ok(
+    serving.checkIssued(ca) && serving.verify(ca.publicKey),
+    "serving.checkIssued(ca) && serving.verify(ca.publicKey)",
+  );
   const years = (cert: X509Certificate): number =>
     Math.round((Date.parse(cert.validTo) - start.getTime()) / (365 * day));
   assert.deepEqual({ ca: years(ca), serving: years(serving) }, { ca: 10, serving: 1 });
@@ -216,7 +219,10 @@ test("ensurePki: a serving certificate ending within 30 days is re-issued", asyn
   assert.notEqual(pki.servingCertPem, templatePki.servingCertPem);
   assert.match(lines.join("\n"), /serving certificate .*expiring/);
   const serving = new X509Certificate(pki.servingCertPem);
-  assert.ok(Date.parse(serving.validTo) > later(340 + 364).getTime());
+  assert.ok(
+    Date.parse(serving.validTo) > later(340 + 364).getTime(),
+    "Date.parse(serving.validTo) > later(340 + 364).getTime()",
+  );
 });
 
 test("ensurePki: a CA ending within 30 days is replaced, and the serving certificate with it", async () => {
@@ -226,7 +232,7 @@ test("ensurePki: a CA ending within 30 days is replaced, and the serving certifi
   assert.equal(pki.adminToken, templatePki.adminToken);
   const ca = new X509Certificate(pki.caCertPem);
   const serving = new X509Certificate(pki.servingCertPem);
-  assert.ok(serving.verify(ca.publicKey));
+  assert.ok(serving.verify(ca.publicKey), "serving.verify(ca.publicKey)");
   assert.equal(lines.length, 2, lines.join("\n"));
   assert.match(lines[1] ?? "", /signed by the previous CA/);
 });
@@ -238,7 +244,10 @@ test("ensurePki: a serving key that does not match its certificate is replaced",
   const serving = new X509Certificate(pki.servingCertPem);
   assert.equal(pki.caCertPem, templatePki.caCertPem);
   assert.match(lines.join("\n"), /not matching its key/);
-  assert.ok(serving.verify(new X509Certificate(pki.caCertPem).publicKey));
+  assert.ok(
+    serving.verify(new X509Certificate(pki.caCertPem).publicKey),
+    "serving.verify(new X509Certificate(pki.caCertPem).publicKey)",
+  );
 });
 
 test("ensurePki: an empty token file gets a new token; the certificates stay", async () => {

@@ -171,7 +171,7 @@ test("Scheduler: a higher-priority pod preempts a lower-priority one and takes i
   assert.ok(nominated === "w1" || nominated === "w2", nominated);
   const lows = await Promise.all(["low-a", "low-b"].map((n) => getPod(n)));
   const victim = lows.find((p) => p.spec.nodeName === nominated);
-  assert.ok(victim !== undefined);
+  assert.ok(victim !== undefined, "victim !== undefined");
   const victimName = victim.metadata.name ?? "";
   const disrupted = await waitFor("the victim's DisruptionTarget condition", async () => {
     const p = await harness.client.get<Pod>(podsResource, "default", victimName);

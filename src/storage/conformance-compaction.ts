@@ -58,7 +58,7 @@ export function defineCompaction(it: It, open: () => Promise<Storage>): void {
     } finally {
       probe.stop();
     }
-    assert.ok((r2 as Revision) < (r3 as Revision));
+    assert.ok((r2 as Revision) < (r3 as Revision), "(r2 as Revision) < (r3 as Revision)");
   });
 
   it("Storage.compact: is idempotent and a smaller revision is a no-op", async (store) => {
@@ -76,7 +76,7 @@ export function defineCompaction(it: It, open: () => Promise<Storage>): void {
     await store.compact(last);
     assert.equal(await store.get(k("b")), undefined);
     const again = await store.create(k("b"), v(5));
-    assert.ok(again.revision > last);
+    assert.ok(again.revision > last, "again.revision > last");
     assert.deepEqual(
       (await store.list(p)).items.map((i) => i.key),
       [k("a"), k("b"), k("c")],

@@ -11,7 +11,7 @@ export function defineCrud(it: It): void {
   it("Storage.create: returns the stored value with the write's revisions", async (store) => {
     const before = await store.currentRevision();
     const created = await store.create(k("a"), v(1));
-    assert.ok(created.revision > before);
+    assert.ok(created.revision > before, "created.revision > before");
     assert.deepEqual(created, {
       key: k("a"),
       value: v(1),
@@ -33,7 +33,10 @@ export function defineCrud(it: It): void {
     const first = await store.create(k("a"), v(1));
     await store.delete(k("a"));
     const again = await store.create(k("a"), v(2));
-    assert.ok(again.createRevision > first.createRevision);
+    assert.ok(
+      again.createRevision > first.createRevision,
+      "again.createRevision > first.createRevision",
+    );
     assert.equal(again.createRevision, again.revision);
     assert.deepEqual(await store.get(k("a")), again);
   });
@@ -61,7 +64,7 @@ export function defineCrud(it: It): void {
   it("Storage.update: replaces the value when the expected revision matches", async (store) => {
     const created = await store.create(k("a"), v(1));
     const updated = await store.update(k("a"), v(2), created.revision);
-    assert.ok(updated.revision > created.revision);
+    assert.ok(updated.revision > created.revision, "updated.revision > created.revision");
     assert.deepEqual(updated, {
       key: k("a"),
       value: v(2),
@@ -135,7 +138,7 @@ export function defineCrud(it: It): void {
     const created = await store.create(k("a"), v(1));
     const updated = await store.update(k("a"), v(2), created.revision);
     const deleted = await store.delete(k("a"));
-    assert.ok(deleted.revision > updated.revision);
+    assert.ok(deleted.revision > updated.revision, "deleted.revision > updated.revision");
     assert.deepEqual(deleted, {
       key: k("a"),
       value: v(2),

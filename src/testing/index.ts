@@ -19,6 +19,7 @@ export {
   type ClusterHarnessOptions,
   startClusterHarness,
 } from "./cluster-harness.ts";
+export { eventually } from "./eventually.ts";
 export { FakeClock, settle } from "./fake-clock.ts";
 export {
   type GantryProcess,

@@ -128,7 +128,10 @@ test("CustomResourceDefinition serving: OpenAPI v3 publishes the schema and fiel
     "size",
   ]);
   const patch = doc.body.paths["/apis/example.com/v1/namespaces/{namespace}/widgets/{name}"].patch;
-  assert.ok(patch.parameters.some((p: J) => p.name === "fieldValidation"));
+  assert.ok(
+    patch.parameters.some((p: J) => p.name === "fieldValidation"),
+    'patch.parameters.some((p: J) => p.name === "fieldValidation")',
+  );
   assert.equal(
     patch.requestBody.content["application/strategic-merge-patch+json"],
     undefined,

@@ -245,8 +245,8 @@ test("updateManagedFields: more than ten updaters fold the oldest into ancient-c
   }
   const managers = entriesOf(obj).map((e) => e.manager);
   assert.equal(managers.length, 10);
-  assert.ok(managers.includes("ancient-changes"));
-  assert.ok(!managers.includes("kubectl-create"));
+  assert.ok(managers.includes("ancient-changes"), 'managers.includes("ancient-changes")');
+  assert.ok(!managers.includes("kubectl-create"), '!managers.includes("kubectl-create")');
 });
 
 test("applyConfiguration: creates the object and records an Apply entry", () => {

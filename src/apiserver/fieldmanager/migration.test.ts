@@ -51,7 +51,10 @@ function upgradeManagedFields(list: readonly ManagedFieldsEntry[]): ManagedField
     (e) => e.manager === "kubectl-client-side-apply" && e.operation === "Update",
   );
   const ssaEntry = list.find((e) => e.manager === "kubectl" && e.operation === "Apply");
-  assert.ok(csa !== undefined && ssaEntry !== undefined);
+  assert.ok(
+    csa !== undefined && ssaEntry !== undefined,
+    "csa !== undefined && ssaEntry !== undefined",
+  );
   const union = FieldSet.fromFieldsV1(ssaEntry.fieldsV1).union(FieldSet.fromFieldsV1(csa.fieldsV1));
   return list
     .filter((e) => e !== csa)

@@ -45,7 +45,7 @@ for (const c of serializeCases) {
   test(`serializePathElement: ${c.name}`, () => {
     assert.equal(serializePathElement(c.pe), c.want);
     const back = deserializePathElement(c.want);
-    assert.ok(back !== undefined);
+    assert.ok(back !== undefined, "back !== undefined");
     assert.equal(comparePathElements(back, c.pe), 0);
   });
 }

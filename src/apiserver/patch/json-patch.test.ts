@@ -291,7 +291,7 @@ for (const c of doesNotApply) {
     assert.throws(
       () => applyJsonPatch(doc, structuredClone(c.patch)),
       (error: unknown) => {
-        assert.ok(error instanceof ApiError);
+        assert.ok(error instanceof ApiError, "error instanceof ApiError");
         assert.equal(error.code, 422);
         assert.equal(error.reason, "Invalid");
         assert.equal(error.message, c.message);
@@ -336,7 +336,7 @@ for (const c of malformed) {
     assert.throws(
       () => applyJsonPatch(configMap(), c.patch),
       (error: unknown) => {
-        assert.ok(error instanceof ApiError);
+        assert.ok(error instanceof ApiError, "error instanceof ApiError");
         assert.equal(error.code, c.code);
         assert.equal(error.message, c.message);
         return true;

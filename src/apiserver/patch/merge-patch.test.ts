@@ -95,7 +95,7 @@ for (const c of rejected) {
     assert.throws(
       () => applyMergePatch(deployment(), c.patch),
       (error: unknown) => {
-        assert.ok(error instanceof ApiError);
+        assert.ok(error instanceof ApiError, "error instanceof ApiError");
         assert.equal(error.code, 400);
         assert.equal(error.reason, "BadRequest");
         assert.equal(error.message, "Invalid JSON Patch");

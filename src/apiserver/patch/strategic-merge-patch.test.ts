@@ -625,7 +625,7 @@ for (const c of failures) {
     assert.throws(
       () => applyStrategicMergePatch(doc, structuredClone(c.patch), deploymentSchema),
       (error: unknown) => {
-        assert.ok(error instanceof ApiError);
+        assert.ok(error instanceof ApiError, "error instanceof ApiError");
         assert.equal(error.code, c.code);
         assert.equal(error.message, c.message);
         return true;

@@ -160,7 +160,7 @@ for (const c of errorCases) {
     assert.throws(
       () => decodeProtobufObject(c.body, c.options),
       (error: unknown) => {
-        assert.ok(error instanceof ApiError);
+        assert.ok(error instanceof ApiError, "error instanceof ApiError");
         assert.equal(error.code, c.code);
         assert.equal(error.reason, c.code === 415 ? "UnsupportedMediaType" : "BadRequest");
         assert.equal(error.message, c.message);
@@ -186,7 +186,10 @@ test("decodeProtobufObject: truncated and corrupted bodies fail only with ApiErr
       outcomes.decoded++;
     } catch (error: unknown) {
       assert.ok(error instanceof ApiError, `unexpected ${String(error)}`);
-      assert.ok(error.code === 400 || error.code === 415);
+      assert.ok(
+        error.code === 400 || error.code === 415,
+        "error.code === 400 || error.code === 415",
+      );
       outcomes.rejected++;
     }
   };
@@ -198,6 +201,6 @@ test("decodeProtobufObject: truncated and corrupted bodies fail only with ApiErr
     copy[seed % copy.length] = (seed >>> 8) & 0xff;
     attempt(copy);
   }
-  assert.ok(outcomes.rejected > body.length / 2);
-  assert.ok(outcomes.decoded > 0);
+  assert.ok(outcomes.rejected > body.length / 2, "outcomes.rejected > body.length / 2");
+  assert.ok(outcomes.decoded > 0, "outcomes.decoded > 0");
 });

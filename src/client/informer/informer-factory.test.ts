@@ -36,7 +36,10 @@ describe("InformerFactory", { timeout: 30_000 }, () => {
     const timeout = AbortSignal.timeout(10_000);
     try {
       assert.equal(await factory.waitForSync(timeout), true);
-      assert.ok(namespaces.lister.get(undefined, "default") !== undefined);
+      assert.ok(
+        namespaces.lister.get(undefined, "default") !== undefined,
+        'namespaces.lister.get(undefined, "default") !== undefined',
+      );
       const late = factory.forResource(nodesResource);
       assert.equal(await late.waitForSync(timeout), true);
       await assert.rejects(factory.start(controller.signal), TypeError);

@@ -116,7 +116,10 @@ describe("@kubernetes/client-node 1.3.0 against gantry up", () => {
     const read = await core.readNamespace({ name: "client-node-2" });
     assert.equal(read.metadata?.uid, created.metadata?.uid);
     const list = await core.listNamespace({});
-    assert.ok(names(list.items).includes("client-node-2"));
+    assert.ok(
+      names(list.items).includes("client-node-2"),
+      'names(list.items).includes("client-node-2")',
+    );
   });
 
   test("CoreV1Api ConfigMap: create, read, merge and JSON patches, delete", async () => {
@@ -212,7 +215,7 @@ describe("@kubernetes/client-node 1.3.0 against gantry up", () => {
     assert.equal(first.items.length, 2);
     assert.equal(first.metadata?.remainingItemCount, undefined);
     const token = first.metadata?._continue;
-    assert.ok(token !== undefined && token !== "");
+    assert.ok(token !== undefined && token !== "", 'token !== undefined && token !== ""');
     const rest = await core.listNamespacedPod({
       namespace,
       labelSelector: "tier=web",
@@ -482,7 +485,7 @@ describe("@kubernetes/client-node 1.3.0 against gantry up --tls", () => {
     const kc = new KubeConfig();
     kc.loadFromFile(gantry.kubeconfig);
     const user = kc.getCurrentUser();
-    assert.ok(user !== null);
+    assert.ok(user !== null, "user !== null");
     const wrong = new KubeConfig();
     wrong.loadFromOptions({
       clusters: kc.getClusters(),

@@ -110,7 +110,7 @@ describe("gantry up --tls", () => {
     await assert.rejects(
       requestGantry(`${gantry.url}/readyz`, { caPem: otherCa, token: gantry.token }),
       (error: unknown) => {
-        assert.ok(error instanceof Error);
+        assert.ok(error instanceof Error, "error instanceof Error");
         assert.match(String((error as { code?: unknown }).code), /UNABLE_TO_VERIFY|SELF_SIGNED/);
         return true;
       },

@@ -8,7 +8,7 @@ import {
   nodesResource,
   podsResource,
 } from "../../client/index.ts";
-import { makeDaemonSet, makeNode, startClusterHarness } from "../../testing/index.ts";
+import { eventually, makeDaemonSet, makeNode, startClusterHarness } from "../../testing/index.ts";
 import { discardLogger, systemClock } from "../../util/index.ts";
 import { newEventRecorder } from "../framework/index.ts";
 import { newDaemonSetController } from "./controller.ts";
@@ -41,18 +41,6 @@ async function startEnv() {
   };
 }
 
-async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error: unknown) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
-}
-
 async function createNode(client: Client, node: Node): Promise<void> {
   delete node.metadata.uid;
   await client.create<Node>(nodesResource, node);
@@ -78,7 +66,9 @@ async function markReady(client: Client, pod: Pod): Promise<void> {
     {
       status: {
         phase: "Running",
-        conditions: [{ type: "Ready", status: "True", lastTransitionTime: new Date().toISOString() }],
+        conditions: [
+          { type: "Ready", status: "True", lastTransitionTime: new Date().toISOString() },
+        ],
       },
     },
     { subresource: "status" },
@@ -94,7 +84,10 @@ test("DaemonSet controller: one pinned pod per eligible node, none on a tainted 
   await createNode(env.client, makeNode("n1").obj());
   await createNode(env.client, makeNode("n2").obj());
   await createNode(env.client, makeNode("n3").taint("dedicated", "gpu", "NoSchedule").obj());
-  const ds = await env.client.create<DaemonSet>(daemonSetsResource, makeDaemonSet("agent").forCreate());
+  const ds = await env.client.create<DaemonSet>(
+    daemonSetsResource,
+    makeDaemonSet("agent").forCreate(),
+  );
 
   const placed = await eventually(async () => {
     const pods = await podsByNode(env.client);
@@ -107,7 +100,7 @@ test("DaemonSet controller: one pinned pod per eligible node, none on a tainted 
     return status;
   });
   const n1 = placed["n1"];
-  assert.ok(n1 !== undefined);
+  assert.ok(n1 !== undefined, "n1 !== undefined");
   for (const pod of Object.values(placed)) await markReady(env.client, pod);
   const readyStatus = await eventually(async () => {
     const status = await statusOf(env.client);
@@ -178,7 +171,9 @@ test("DaemonSet controller: one pinned pod per eligible node, none on a tainted 
       affinity: {
         nodeAffinity: {
           requiredDuringSchedulingIgnoredDuringExecution: {
-            nodeSelectorTerms: [{ matchFields: [{ key: "metadata.name", operator: "In", values: ["n1"] }] }],
+            nodeSelectorTerms: [
+              { matchFields: [{ key: "metadata.name", operator: "In", values: ["n1"] }] },
+            ],
           },
         },
       },
@@ -219,7 +214,7 @@ test("DaemonSet controller: RollingUpdate replaces pods one node at a time", asy
   const midway = await eventually(async () => {
     const pods = await podsByNode(env.client);
     const images = Object.values(pods).map((p) => p.spec.containers[0]?.image);
-    assert.ok(images.includes("agent:2"));
+    assert.ok(images.includes("agent:2"), 'images.includes("agent:2")');
     return images.filter((i) => i === "agent:1").length;
   });
   await eventually(async () => {

@@ -164,7 +164,10 @@ export function newDaemonSetController(
           return [];
         }
         return all
-          .filter((ds) => !semanticEqual(nodeShouldRunDaemonPod(old, ds), nodeShouldRunDaemonPod(node, ds)))
+          .filter(
+            (ds) =>
+              !semanticEqual(nodeShouldRunDaemonPod(old, ds), nodeShouldRunDaemonPod(node, ds)),
+          )
           .map(keyOf);
       }
     }
@@ -186,7 +189,12 @@ export function newDaemonSetController(
     onTerminal: (key, error) => {
       const ds = daemonSets.indexer.get(key);
       if (ds !== undefined) {
-        deps.events.event(referenceTo(ds, daemonSetsResource), "Warning", "FailedSync", error.message);
+        deps.events.event(
+          referenceTo(ds, daemonSetsResource),
+          "Warning",
+          "FailedSync",
+          error.message,
+        );
       }
     },
     workers: options.workers ?? 2,

@@ -109,7 +109,9 @@ test("addDaemonPodTolerations: appends upstream's automatic tolerations once, ke
 });
 
 test("pinToNode: replaces the required terms, keeps preferred terms, and targetNodeName reads it back", () => {
-  const preferred = [{ weight: 1, preference: { matchExpressions: [{ key: "a", operator: "Exists" as const }] } }];
+  const preferred = [
+    { weight: 1, preference: { matchExpressions: [{ key: "a", operator: "Exists" as const }] } },
+  ];
   const affinity = pinToNode(
     {
       nodeAffinity: {
@@ -129,7 +131,9 @@ test("pinToNode: replaces the required terms, keeps preferred terms, and targetN
       affinity: {
         nodeAffinity: {
           requiredDuringSchedulingIgnoredDuringExecution: {
-            nodeSelectorTerms: [{ matchFields: [{ key: "metadata.name", operator: "In", values: ["n7"] }] }],
+            nodeSelectorTerms: [
+              { matchFields: [{ key: "metadata.name", operator: "In", values: ["n7"] }] },
+            ],
           },
           preferredDuringSchedulingIgnoredDuringExecution: preferred,
         },

@@ -76,7 +76,10 @@ function candidatePod(ds: DeepReadonly<DaemonSet>, nodeName: string): Pod {
   spec.nodeName = nodeName;
   addDaemonPodTolerations(spec);
   return {
-    metadata: { ...(structuredClone(ds.spec.template.metadata) ?? {}), namespace: ds.metadata.namespace ?? "" },
+    metadata: {
+      ...(structuredClone(ds.spec.template.metadata) ?? {}),
+      namespace: ds.metadata.namespace ?? "",
+    },
     spec,
   } as Pod;
 }
@@ -96,7 +99,8 @@ export function nodeShouldRunDaemonPod(
 ): NodeVerdict {
   const nodeName = node.metadata.name ?? "";
   const wanted = ds.spec.template.spec?.nodeName ?? "";
-  if (wanted !== "" && wanted !== nodeName) return { shouldRun: false, shouldContinueRunning: false };
+  if (wanted !== "" && wanted !== nodeName)
+    return { shouldRun: false, shouldContinueRunning: false };
   const pod = candidatePod(ds, nodeName);
   if (!requiredNodeAffinity(pod)(node)) return { shouldRun: false, shouldContinueRunning: false };
   const taints = node.spec?.taints;
@@ -118,7 +122,10 @@ export function nodeShouldRunDaemonPod(
  * `ReplaceDaemonSetPodNodeNameNodeAffinity`: the required node affinity becomes the single term
  * `matchFields metadata.name In [nodeName]`; everything else of the affinity is kept.
  */
-export function pinToNode(affinity: DeepReadonly<Affinity> | undefined, nodeName: string): Affinity {
+export function pinToNode(
+  affinity: DeepReadonly<Affinity> | undefined,
+  nodeName: string,
+): Affinity {
   const term = {
     matchFields: [{ key: nodeNameField, operator: "In" as const, values: [nodeName] }],
   };

@@ -50,7 +50,10 @@ function pod(ds: DaemonSet, node: string, hash: string, state: State, minutesAgo
   return p;
 }
 
-function byNode(pods: Pod[], target: (p: Pod) => string = (p) => p.metadata.name?.split("-")[0] ?? "") {
+function byNode(
+  pods: Pod[],
+  target: (p: Pod) => string = (p) => p.metadata.name?.split("-")[0] ?? "",
+) {
   const map = new Map<string, Pod[]>();
   for (const p of pods) map.set(target(p), [...(map.get(target(p)) ?? []), p]);
   return map;
@@ -177,13 +180,21 @@ const rollingCases: readonly {
   {
     name: "maxUnavailable 1 deletes one old available pod",
     ds,
-    pods: (d) => [pod(d, "n1", OLD, "ready"), pod(d, "n2", OLD, "ready"), pod(d, "n3", OLD, "ready")],
+    pods: (d) => [
+      pod(d, "n1", OLD, "ready"),
+      pod(d, "n2", OLD, "ready"),
+      pod(d, "n3", OLD, "ready"),
+    ],
     want: { create: [], delete: ["n1-oldhash-10"], events: [] },
   },
   {
     name: "an unavailable new pod uses up maxUnavailable",
     ds,
-    pods: (d) => [pod(d, "n1", NEW, "pending"), pod(d, "n2", OLD, "ready"), pod(d, "n3", OLD, "ready")],
+    pods: (d) => [
+      pod(d, "n1", NEW, "pending"),
+      pod(d, "n2", OLD, "ready"),
+      pod(d, "n3", OLD, "ready"),
+    ],
     want: { create: [], delete: [], events: [] },
   },
   {
@@ -195,19 +206,31 @@ const rollingCases: readonly {
   {
     name: "an unavailable old pod is always replaced",
     ds,
-    pods: (d) => [pod(d, "n1", OLD, "ready"), pod(d, "n2", OLD, "pending"), pod(d, "n3", OLD, "ready")],
+    pods: (d) => [
+      pod(d, "n1", OLD, "ready"),
+      pod(d, "n2", OLD, "pending"),
+      pod(d, "n3", OLD, "ready"),
+    ],
     want: { create: [], delete: ["n2-oldhash-10"], events: [] },
   },
   {
     name: "maxUnavailable 50% of three nodes rounds up to two",
     ds: makeDaemonSet("agent").rollingUpdate("50%").obj(),
-    pods: (d) => [pod(d, "n1", OLD, "ready"), pod(d, "n2", OLD, "ready"), pod(d, "n3", OLD, "ready")],
+    pods: (d) => [
+      pod(d, "n1", OLD, "ready"),
+      pod(d, "n2", OLD, "ready"),
+      pod(d, "n3", OLD, "ready"),
+    ],
     want: { create: [], delete: ["n1-oldhash-10", "n2-oldhash-10"], events: [] },
   },
   {
     name: "maxSurge 1 creates one new pod beside an old available one",
     ds: surgeDs,
-    pods: (d) => [pod(d, "n1", OLD, "ready"), pod(d, "n2", OLD, "ready"), pod(d, "n3", OLD, "ready")],
+    pods: (d) => [
+      pod(d, "n1", OLD, "ready"),
+      pod(d, "n2", OLD, "ready"),
+      pod(d, "n3", OLD, "ready"),
+    ],
     want: { create: ["n1"], delete: [], events: [] },
   },
   {

@@ -50,7 +50,11 @@ export function compareDaemonPods(a: P, b: P): number {
 }
 
 /** `GetScaledValueFromIntOrPercent`: an integer, or a percentage of `total` rounded. */
-export function scaledValue(value: IntOrString | undefined, total: number, roundUp: boolean): number {
+export function scaledValue(
+  value: IntOrString | undefined,
+  total: number,
+  roundUp: boolean,
+): number {
   if (value === undefined) return 0;
   if (typeof value === "number") return value;
   const match = /^([0-9]+)%$/.exec(value);
@@ -204,7 +208,10 @@ function updatedPodsOn(
       oldPod = pod;
     }
   }
-  return { ...(newPod === undefined ? {} : { newPod }), ...(oldPod === undefined ? {} : { oldPod }) };
+  return {
+    ...(newPod === undefined ? {} : { newPod }),
+    ...(oldPod === undefined ? {} : { oldPod }),
+  };
 }
 
 /**

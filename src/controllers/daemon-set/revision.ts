@@ -74,10 +74,7 @@ export function isPodUpdated(
 }
 
 /** `CreatePodTemplate`: the template with the daemon tolerations and the revision labels. */
-export function daemonPodTemplate(
-  ds: DeepReadonly<DaemonSet>,
-  hash: string,
-): PodTemplateSpec {
+export function daemonPodTemplate(ds: DeepReadonly<DaemonSet>, hash: string): PodTemplateSpec {
   const template = structuredClone(ds.spec.template) as PodTemplateSpec;
   template.spec ??= { containers: [] };
   addDaemonPodTolerations(template.spec);

@@ -5,7 +5,11 @@ import { makeDaemonSet, makeNode, makePod } from "../../testing/index.ts";
 import { computeDaemonSetStatus } from "./status.ts";
 
 const now = new Date("2024-06-01T12:00:00Z");
-const ready = { type: "Ready", status: "True" as const, lastTransitionTime: "2024-06-01T11:59:30Z" };
+const ready = {
+  type: "Ready",
+  status: "True" as const,
+  lastTransitionTime: "2024-06-01T11:59:30Z",
+};
 
 function daemonPod(name: string, hash: string, isReady: boolean): Pod {
   const builder = makePod(name).label("controller-revision-hash", hash).phase("Running");

@@ -21,9 +21,9 @@ import type { Clock, DeepReadonly } from "../../util/index.ts";
 import {
   claimObjects,
   done,
-  earliest,
   type EventRecorder,
   type Expectations,
+  earliest,
   msUntilAvailable,
   newControllerRef,
   type OwnerIdentity,

@@ -9,7 +9,7 @@ import {
   podsResource,
   replicaSetsResource,
 } from "../../client/index.ts";
-import { kubectl, makeDeployment, startClusterHarness } from "../../testing/index.ts";
+import { eventually, kubectl, makeDeployment, startClusterHarness } from "../../testing/index.ts";
 import { discardLogger, systemClock, systemRandom } from "../../util/index.ts";
 import { newControllerManager } from "../index.ts";
 
@@ -76,18 +76,6 @@ async function markReady(client: Client, pod: Pod): Promise<void> {
   );
 }
 
-async function eventually<T>(check: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error: unknown) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
-}
-
 function fresh(d: Deployment): Deployment {
   const copy = structuredClone(d);
   delete copy.metadata.uid;
@@ -129,7 +117,7 @@ test("Deployment controller: a new Deployment gets a hashed ReplicaSet, revision
   );
   const d = await rolledOut(env.client, "web");
   const [rs] = await replicaSetsOf(env.client, created);
-  assert.ok(rs !== undefined);
+  assert.ok(rs !== undefined, "rs !== undefined");
   const hash = rs.metadata.labels?.["pod-template-hash"] ?? "";
   assert.deepEqual(
     {
@@ -206,7 +194,7 @@ test("Deployment controller: foreground deletion removes pods, then ReplicaSets,
       [0, 0, 0],
     );
   });
-  assert.ok(created.metadata.uid !== undefined);
+  assert.ok(created.metadata.uid !== undefined, "created.metadata.uid !== undefined");
 });
 
 test("Deployment controller: a rolling update stays within maxSurge and maxUnavailable", async () => {

@@ -8,7 +8,7 @@ import {
   namespacesResource,
   newInformerFactory,
 } from "../../client/index.ts";
-import { type ClusterHarness, startClusterHarness } from "../../testing/index.ts";
+import { type ClusterHarness, eventually, startClusterHarness } from "../../testing/index.ts";
 import { discardLogger, systemClock } from "../../util/index.ts";
 import {
   defineController,
@@ -27,18 +27,6 @@ before(async () => {
 after(async () => {
   await harness[Symbol.asyncDispose]();
 });
-
-async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error: unknown) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
-}
 
 /** Runs a controller over config maps in `namespace` until the returned dispose. */
 async function run(

@@ -17,7 +17,7 @@ import {
   newInformerFactory,
   type ResourceRef,
 } from "../../client/index.ts";
-import { startClusterHarness } from "../../testing/index.ts";
+import { eventually, startClusterHarness } from "../../testing/index.ts";
 import { discardLogger, systemClock, systemRandom } from "../../util/index.ts";
 import { newControllerManager } from "../index.ts";
 
@@ -45,18 +45,6 @@ async function startEnv() {
       await harness[Symbol.asyncDispose]();
     },
   };
-}
-
-async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error: unknown) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
 }
 
 /** The object, or undefined once it is gone. */
@@ -144,7 +132,7 @@ test("GarbageCollector: foreground deletion waits for blocking dependents only",
     const blocking = await find(env.client, configMapsResource, "blocking");
     assert.notEqual(blocking?.metadata.deletionTimestamp, undefined);
     const got = await find(env.client, configMapsResource, "owner");
-    assert.ok(got !== undefined);
+    assert.ok(got !== undefined, "got !== undefined");
     return got;
   });
   assert.deepEqual(waiting.metadata.finalizers, ["foregroundDeletion"]);

@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Pod } from "../../api/index.ts";
 import { makePod } from "../../testing/index.ts";
-import { type BackoffRecord, finishedTime, nextBackoffRecord, remainingBackoffMs } from "./backoff.ts";
+import {
+  type BackoffRecord,
+  finishedTime,
+  nextBackoffRecord,
+  remainingBackoffMs,
+} from "./backoff.ts";
 
 const t0 = Date.parse("2024-06-01T12:00:00Z");
 const at = (s: number) => new Date(t0 + s * 1000).toISOString();
@@ -20,7 +25,14 @@ test("finishedTime: the Ready=False transition, else the latest container end, e
   byContainer.status = {
     ...byContainer.status,
     containerStatuses: [
-      { name: "c", ready: false, restartCount: 0, image: "x", imageID: "", state: { terminated: { exitCode: 1, finishedAt: at(7) } } },
+      {
+        name: "c",
+        ready: false,
+        restartCount: 0,
+        image: "x",
+        imageID: "",
+        state: { terminated: { exitCode: 1, finishedAt: at(7) } },
+      },
     ],
   };
   const created = makePod("c").creationTimestamp(at(2)).obj();

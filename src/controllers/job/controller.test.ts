@@ -8,7 +8,7 @@ import {
   newInformerFactory,
   podsResource,
 } from "../../client/index.ts";
-import { makeJob, startClusterHarness } from "../../testing/index.ts";
+import { eventually, makeJob, startClusterHarness } from "../../testing/index.ts";
 import { discardLogger, systemClock } from "../../util/index.ts";
 import { newEventRecorder } from "../framework/index.ts";
 import { newJobController } from "./controller.ts";
@@ -54,18 +54,6 @@ async function startEnv() {
       await harness[Symbol.asyncDispose]();
     },
   };
-}
-
-async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error: unknown) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
 }
 
 /** The Job's pods that have not finished. */
@@ -133,7 +121,7 @@ test("Job controller: completions 3 with parallelism 2 runs at most 2 pods and c
     most = Math.max(most, pods.length);
     for (const p of pods) names.add(p.metadata.name ?? "");
     const first = pods[0];
-    assert.ok(first !== undefined);
+    assert.ok(first !== undefined, "first !== undefined");
     await finish(env.client, first, "Succeeded");
     await eventually(async () => {
       assert.equal((await jobOf(env.client, "pi")).status?.succeeded ?? 0, done + 1);
@@ -141,7 +129,10 @@ test("Job controller: completions 3 with parallelism 2 runs at most 2 pods and c
   }
   const final = await eventually(async () => {
     const got = await jobOf(env.client, "pi");
-    assert.ok((got.status?.conditions ?? []).some((c) => c.type === "Complete"));
+    assert.ok(
+      (got.status?.conditions ?? []).some((c) => c.type === "Complete"),
+      '(got.status?.conditions ?? []).some((c) => c.type === "Complete")',
+    );
     return got;
   });
   const leftovers = await env.client.list<Pod>(podsResource, "default");
@@ -163,7 +154,10 @@ test("Job controller: completions 3 with parallelism 2 runs at most 2 pods and c
         uncountedTerminatedPods: {},
         started: true,
         completed: true,
-        conditions: ["SuccessCriteriaMet=True CompletionsReached", "Complete=True CompletionsReached"],
+        conditions: [
+          "SuccessCriteriaMet=True CompletionsReached",
+          "Complete=True CompletionsReached",
+        ],
       },
       finalizers: [],
       events: [
@@ -176,7 +170,10 @@ test("Job controller: completions 3 with parallelism 2 runs at most 2 pods and c
 
 test("Job controller: a Job whose pods keep failing stops at BackoffLimitExceeded", async () => {
   await using env = await startEnv();
-  const job = await env.client.create<Job>(jobsResource, makeJob("bad").backoffLimit(1).forCreate());
+  const job = await env.client.create<Job>(
+    jobsResource,
+    makeJob("bad").backoffLimit(1).forCreate(),
+  );
   const failedPods: string[] = [];
   for (let attempt = 0; attempt < 2; attempt++) {
     const pod = await eventually(async () => {
@@ -184,13 +181,16 @@ test("Job controller: a Job whose pods keep failing stops at BackoffLimitExceede
       assert.equal(found.length, 1);
       return found[0];
     });
-    assert.ok(pod !== undefined);
+    assert.ok(pod !== undefined, "pod !== undefined");
     failedPods.push(pod.metadata.name ?? "");
     await finish(env.client, pod, "Failed");
   }
   const final = await eventually(async () => {
     const got = await jobOf(env.client, "bad");
-    assert.ok((got.status?.conditions ?? []).some((c) => c.type === "Failed"));
+    assert.ok(
+      (got.status?.conditions ?? []).some((c) => c.type === "Failed"),
+      '(got.status?.conditions ?? []).some((c) => c.type === "Failed")',
+    );
     return got;
   });
   const events = await env.events(job);
@@ -209,10 +209,7 @@ test("Job controller: a Job whose pods keep failing stops at BackoffLimitExceede
         uncountedTerminatedPods: {},
         started: true,
         completed: false,
-        conditions: [
-          "FailureTarget=True BackoffLimitExceeded",
-          "Failed=True BackoffLimitExceeded",
-        ],
+        conditions: ["FailureTarget=True BackoffLimitExceeded", "Failed=True BackoffLimitExceeded"],
       },
       distinct: 2,
       failure: ["BackoffLimitExceeded: Job has reached the specified backoff limit"],
@@ -236,7 +233,7 @@ test("Job controller: an Indexed Job gives each pod its index and records comple
     pods.map((p) => [p.metadata.annotations?.["batch.kubernetes.io/job-completion-index"], p]),
   );
   const pod1 = byIndex.get("1");
-  assert.ok(pod1 !== undefined);
+  assert.ok(pod1 !== undefined, "pod1 !== undefined");
   await finish(env.client, pod1, "Succeeded");
   const partial = await eventually(async () => {
     const got = await jobOf(env.client, "idx");
@@ -245,18 +242,23 @@ test("Job controller: an Indexed Job gives each pod its index and records comple
   });
   for (const index of ["0", "2"]) {
     const pod = byIndex.get(index);
-    assert.ok(pod !== undefined);
+    assert.ok(pod !== undefined, "pod !== undefined");
     await finish(env.client, pod, "Succeeded");
   }
   const final = await eventually(async () => {
     const got = await jobOf(env.client, "idx");
-    assert.ok((got.status?.conditions ?? []).some((c) => c.type === "Complete"));
+    assert.ok(
+      (got.status?.conditions ?? []).some((c) => c.type === "Complete"),
+      '(got.status?.conditions ?? []).some((c) => c.type === "Complete")',
+    );
     return got;
   });
   assert.deepEqual(
     {
       indexes: [...byIndex.keys()].sort(),
-      labels: pods.map((p) => p.metadata.labels?.["batch.kubernetes.io/job-completion-index"]).sort(),
+      labels: pods
+        .map((p) => p.metadata.labels?.["batch.kubernetes.io/job-completion-index"])
+        .sort(),
       hostnames: pods.map((p) => p.spec.hostname).sort(),
       names: pods.every((p) =>
         (p.metadata.name ?? "").startsWith(
@@ -302,7 +304,10 @@ test("Job controller: suspend deletes the active pods, resuming starts them agai
   const suspended = await eventually(async () => {
     assert.equal((await runningPods(env.client, job)).length, 0);
     const got = await jobOf(env.client, "s");
-    assert.ok((got.status?.conditions ?? []).some((c) => c.type === "Suspended" && c.status === "True"));
+    assert.ok(
+      (got.status?.conditions ?? []).some((c) => c.type === "Suspended" && c.status === "True"),
+      '(got.status?.conditions ?? []).some((c) => c.type === "Suspended" && c.status === "True")',
+    );
     return shape(got);
   });
   await env.client.patch(jobsResource, "default", "s", "merge", { spec: { suspend: false } });
@@ -316,7 +321,10 @@ test("Job controller: suspend deletes the active pods, resuming starts them agai
   // would remove the Job once its pods are gone.
   const deleting = await eventually(async () => {
     const got = await jobOf(env.client, "s");
-    assert.ok(got.metadata.deletionTimestamp !== undefined);
+    assert.ok(
+      got.metadata.deletionTimestamp !== undefined,
+      "got.metadata.deletionTimestamp !== undefined",
+    );
     return got;
   });
   const events = await env.events(job);

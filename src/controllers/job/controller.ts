@@ -119,7 +119,8 @@ export function newJobController(
     if (job === undefined || isJobFinished(job)) return orphan(pod);
     const key = keyOf(job);
     context.expectations.deletionObserved(key, keyOf(pod));
-    if (final || !hasTrackingFinalizer(pod)) context.finalizers.observed(key, pod.metadata.uid ?? "");
+    if (final || !hasTrackingFinalizer(pod))
+      context.finalizers.observed(key, pod.metadata.uid ?? "");
     return batched(job);
   };
 

@@ -21,7 +21,12 @@ const indexed = (name: string, index: string | undefined): Pod =>
 const parseCases = [
   { name: "single indexes and ranges", text: "0,2-4,7", completions: 10, want: "0,2-4,7" },
   { name: "adjacent parts merge", text: "0-1,2,3-4", completions: 10, want: "0-4" },
-  { name: "indexes at or above completions are dropped", text: "1,3-9", completions: 5, want: "1,3-4" },
+  {
+    name: "indexes at or above completions are dropped",
+    text: "1,3-9",
+    completions: 5,
+    want: "1,3-4",
+  },
   { name: "malformed parts are skipped", text: "x,2,-1,3-", completions: 5, want: "2" },
   { name: "the empty string is no index", text: "", completions: 5, want: "" },
 ] as const;
@@ -75,7 +80,11 @@ test("duplicatedIndexPods: removes pods without a valid index and all but one pe
 test("generateNameWithIndex: <job>-<index>-, the job name cut so 5 random characters fit in 63", () => {
   const long = "j".repeat(70);
   assert.deepEqual(
-    [generateNameWithIndex("pi", 4), generateNameWithIndex(long, 12).length, generateNameWithIndex(long, 12).slice(-4)],
+    [
+      generateNameWithIndex("pi", 4),
+      generateNameWithIndex(long, 12).length,
+      generateNameWithIndex(long, 12).slice(-4),
+    ],
     ["pi-4-", 58, "-12-"],
   );
 });

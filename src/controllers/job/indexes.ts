@@ -52,7 +52,9 @@ export function withIndexes(intervals: Intervals, indexes: readonly number[]): I
 
 /** `orderedIntervals.String`: "0,2-4". */
 export function formatIndexes(intervals: Intervals): string {
-  return intervals.map(([first, last]) => (first === last ? `${first}` : `${first}-${last}`)).join(",");
+  return intervals
+    .map(([first, last]) => (first === last ? `${first}` : `${first}-${last}`))
+    .join(",");
 }
 
 /**

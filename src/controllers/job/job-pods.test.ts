@@ -6,7 +6,11 @@ import { newJobPod, removeFinalizerPatch } from "./job-pods.ts";
 
 test("newJobPod: a NonIndexed pod has the tracking finalizer and generateName <job>-", () => {
   const job = makeJob("pi").obj();
-  const pod = newJobPod(job, newControllerRef(job, { apiVersion: "batch/v1", kind: "Job" }), undefined);
+  const pod = newJobPod(
+    job,
+    newControllerRef(job, { apiVersion: "batch/v1", kind: "Job" }),
+    undefined,
+  );
   assert.deepEqual(
     {
       generateName: pod.metadata.generateName,
@@ -36,7 +40,13 @@ test("newJobPod: an Indexed pod carries its index as annotation, label, hostname
       hostname: pod.spec.hostname,
       env: pod.spec.containers[0]?.env?.map((e) => e.name),
     },
-    { generateName: "pi-2-", annotation: "2", label: "2", hostname: "pi-2", env: ["JOB_COMPLETION_INDEX"] },
+    {
+      generateName: "pi-2-",
+      annotation: "2",
+      label: "2",
+      hostname: "pi-2",
+      env: ["JOB_COMPLETION_INDEX"],
+    },
   );
 });
 
@@ -45,6 +55,9 @@ test("removeFinalizerPatch: deletes the finalizer from the list, nothing when it
   withIt.metadata.finalizers = ["batch.kubernetes.io/job-tracking"];
   assert.deepEqual(
     [removeFinalizerPatch(withIt), removeFinalizerPatch(makePod("q").obj())],
-    [{ metadata: { "$deleteFromPrimitiveList/finalizers": ["batch.kubernetes.io/job-tracking"] } }, undefined],
+    [
+      { metadata: { "$deleteFromPrimitiveList/finalizers": ["batch.kubernetes.io/job-tracking"] } },
+      undefined,
+    ],
   );
 });

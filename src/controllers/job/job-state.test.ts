@@ -70,20 +70,60 @@ test("isJobFinished: Complete or Failed True, not FailureTarget or SuccessCriter
   const job = makeJob("j");
   assert.deepEqual(
     [
-      isJobFinished(job.clone().condition(newJobCondition("Complete", "True", "", "", now)).obj()),
-      isJobFinished(job.clone().condition(newJobCondition("Failed", "True", "", "", now)).obj()),
-      isJobFinished(job.clone().condition(newJobCondition("FailureTarget", "True", "", "", now)).obj()),
-      isJobFinished(job.clone().condition(newJobCondition("SuccessCriteriaMet", "True", "", "", now)).obj()),
+      isJobFinished(
+        job
+          .clone()
+          .condition(newJobCondition("Complete", "True", "", "", now))
+          .obj(),
+      ),
+      isJobFinished(
+        job
+          .clone()
+          .condition(newJobCondition("Failed", "True", "", "", now))
+          .obj(),
+      ),
+      isJobFinished(
+        job
+          .clone()
+          .condition(newJobCondition("FailureTarget", "True", "", "", now))
+          .obj(),
+      ),
+      isJobFinished(
+        job
+          .clone()
+          .condition(newJobCondition("SuccessCriteriaMet", "True", "", "", now))
+          .obj(),
+      ),
     ],
     [true, true, false, false],
   );
 });
 
 const failedCases = [
-  { name: "phase Failed", pod: makePod("p").phase("Failed"), policy: "TerminatingOrFailed", want: true },
-  { name: "a deleted running pod", pod: makePod("p").phase("Running").terminating(), policy: "TerminatingOrFailed", want: true },
-  { name: "a deleted succeeded pod", pod: makePod("p").phase("Succeeded").terminating(), policy: "TerminatingOrFailed", want: false },
-  { name: "a deleted running pod when only Failed pods are replaced", pod: makePod("p").phase("Running").terminating(), policy: "Failed", want: false },
+  {
+    name: "phase Failed",
+    pod: makePod("p").phase("Failed"),
+    policy: "TerminatingOrFailed",
+    want: true,
+  },
+  {
+    name: "a deleted running pod",
+    pod: makePod("p").phase("Running").terminating(),
+    policy: "TerminatingOrFailed",
+    want: true,
+  },
+  {
+    name: "a deleted succeeded pod",
+    pod: makePod("p").phase("Succeeded").terminating(),
+    policy: "TerminatingOrFailed",
+    want: false,
+  },
+  {
+    name: "a deleted running pod when only Failed pods are replaced",
+    pod: makePod("p").phase("Running").terminating(),
+    policy: "Failed",
+    want: false,
+  },
 ] as const;
 
 for (const c of failedCases) {
@@ -103,7 +143,9 @@ test("pastBackoffLimitOnFailure: container restarts of live pods count with rest
   assert.deepEqual(
     [
       pastBackoffLimitOnFailure(onFailure, [restarting]),
-      pastBackoffLimitOnFailure(makeJob("j").restartPolicy("OnFailure").backoffLimit(3).obj(), [restarting]),
+      pastBackoffLimitOnFailure(makeJob("j").restartPolicy("OnFailure").backoffLimit(3).obj(), [
+        restarting,
+      ]),
       pastBackoffLimitOnFailure(makeJob("j").backoffLimit(2).obj(), [restarting]),
     ],
     [true, false, false],
@@ -111,7 +153,9 @@ test("pastBackoffLimitOnFailure: container restarts of live pods count with rest
 });
 
 test("activeDeadlineRemainingMs: from startTime; none without a deadline or while suspended", () => {
-  const started = makeJob("j").activeDeadlineSeconds(60).status({ startTime: "2024-06-01T11:59:30Z" });
+  const started = makeJob("j")
+    .activeDeadlineSeconds(60)
+    .status({ startTime: "2024-06-01T11:59:30Z" });
   assert.deepEqual(
     [
       activeDeadlineRemainingMs(started.obj(), now),

@@ -7,11 +7,41 @@ import { activePodsForRemoval, wantActive } from "./manage.ts";
 const now = new Date("2024-06-01T12:00:00Z");
 
 const wantCases = [
-  { name: "parallelism when completions are far", job: makeJob("j").completions(10).parallelism(3), active: 0, succeeded: 2, want: 3 },
-  { name: "the completions left when fewer than parallelism", job: makeJob("j").completions(5).parallelism(3), active: 3, succeeded: 4, want: 1 },
-  { name: "never negative", job: makeJob("j").completions(2).parallelism(3), active: 1, succeeded: 3, want: 0 },
-  { name: "no completions: parallelism before any success", job: makeJob("j").completions(undefined).parallelism(4), active: 1, succeeded: 0, want: 4 },
-  { name: "no completions: what still runs after a success", job: makeJob("j").completions(undefined).parallelism(4), active: 2, succeeded: 1, want: 2 },
+  {
+    name: "parallelism when completions are far",
+    job: makeJob("j").completions(10).parallelism(3),
+    active: 0,
+    succeeded: 2,
+    want: 3,
+  },
+  {
+    name: "the completions left when fewer than parallelism",
+    job: makeJob("j").completions(5).parallelism(3),
+    active: 3,
+    succeeded: 4,
+    want: 1,
+  },
+  {
+    name: "never negative",
+    job: makeJob("j").completions(2).parallelism(3),
+    active: 1,
+    succeeded: 3,
+    want: 0,
+  },
+  {
+    name: "no completions: parallelism before any success",
+    job: makeJob("j").completions(undefined).parallelism(4),
+    active: 1,
+    succeeded: 0,
+    want: 4,
+  },
+  {
+    name: "no completions: what still runs after a success",
+    job: makeJob("j").completions(undefined).parallelism(4),
+    active: 2,
+    succeeded: 1,
+    want: 2,
+  },
 ] as const;
 
 for (const c of wantCases) {
@@ -53,7 +83,12 @@ const removalCases = [
   {
     name: "Indexed: duplicates and out-of-range indexes go even when none must",
     job: makeJob("j").indexed().completions(3),
-    pods: [pod("a", "ready", "0"), pod("b", "pending", "0"), pod("c", "ready", "7"), pod("d", "ready", "1")],
+    pods: [
+      pod("a", "ready", "0"),
+      pod("b", "pending", "0"),
+      pod("c", "ready", "7"),
+      pod("d", "ready", "1"),
+    ],
     atLeast: 0,
     want: ["c", "b"],
   },
@@ -62,6 +97,9 @@ const removalCases = [
 for (const c of removalCases) {
   test(`activePodsForRemoval: ${c.name}`, () => {
     const got = activePodsForRemoval(c.job.obj(), c.pods, c.atLeast, now);
-    assert.deepEqual(got.map((p) => p.metadata.name), c.want);
+    assert.deepEqual(
+      got.map((p) => p.metadata.name),
+      c.want,
+    );
   });
 }

@@ -13,10 +13,10 @@ import {
   podsToDelete,
   referenceTo,
 } from "../framework/index.ts";
-import { remainingBackoffMs, type BackoffRecord } from "./backoff.ts";
+import { type BackoffRecord, remainingBackoffMs } from "./backoff.ts";
 import { duplicatedIndexPods, firstPendingIndexes, type Intervals } from "./indexes.ts";
-import { isIndexed, isSuspended, onlyReplaceFailedPods } from "./job-state.ts";
 import { newJobPod, removeFinalizerPatch } from "./job-pods.ts";
+import { isIndexed, isSuspended, onlyReplaceFailedPods } from "./job-state.ts";
 
 /** Upstream's `MaxPodCreateDeletePerSync`. */
 export const maxPodWritesPerSync = 500;
@@ -50,7 +50,12 @@ export function wantActive(job: J, active: number, succeeded: number): number {
  * `activePodsForRemoval`: for Indexed Jobs pods with invalid or duplicate indexes first; then,
  * to reach `atLeast`, the pods least far along (upstream's ActivePods order).
  */
-export function activePodsForRemoval(job: J, active: readonly P[], atLeast: number, now: Date): P[] {
+export function activePodsForRemoval(
+  job: J,
+  active: readonly P[],
+  atLeast: number,
+  now: Date,
+): P[] {
   let remove: P[] = [];
   let left: P[] = [...active];
   if (isIndexed(job)) {
@@ -119,7 +124,12 @@ export async function manageJob(
   const blocked = onlyReplaceFailedPods(job) ? state.terminating : 0;
   let diff = want - blocked - outcome.active;
   if (diff <= 0) return outcome;
-  const wait = remainingBackoffMs(state.backoff, now.getTime(), state.backoffBaseMs, state.backoffMaxMs);
+  const wait = remainingBackoffMs(
+    state.backoff,
+    now.getTime(),
+    state.backoffBaseMs,
+    state.backoffMaxMs,
+  );
   if (wait > 0) {
     outcome.retryAfterMs = Math.max(wait, state.batchPeriodMs);
     return outcome;
@@ -176,7 +186,12 @@ async function createJobPods(
           if (isNamespaceTerminating(error)) return;
           writes.expectations.creationObserved(key);
           outcome.active--;
-          writes.events.event(involved, "Warning", "FailedCreate", `Error creating: ${messageOf(error)}`);
+          writes.events.event(
+            involved,
+            "Warning",
+            "FailedCreate",
+            `Error creating: ${messageOf(error)}`,
+          );
           throw error;
         }
       }),
@@ -222,7 +237,12 @@ async function deleteJobPods(
       } catch (error: unknown) {
         writes.expectations.deletionObserved(key, keyOf(pod));
         if (!isNotFound(error)) {
-          writes.events.event(involved, "Warning", "FailedDelete", `Error deleting: ${messageOf(error)}`);
+          writes.events.event(
+            involved,
+            "Warning",
+            "FailedDelete",
+            `Error deleting: ${messageOf(error)}`,
+          );
           throw error;
         }
       }
@@ -249,7 +269,11 @@ export async function deleteActivePods(
   await Promise.all(
     pods.map(async (pod) => {
       try {
-        await writes.client.delete(podsResource, pod.metadata.namespace ?? "", pod.metadata.name ?? "");
+        await writes.client.delete(
+          podsResource,
+          pod.metadata.namespace ?? "",
+          pod.metadata.name ?? "",
+        );
       } catch (e: unknown) {
         if (!isNotFound(e)) {
           error ??= e;

@@ -1,5 +1,6 @@
 /** One reconcile of a Job (upstream's `syncJob`), and of an orphan pod's finalizer. */
 import {
+  isPodReady,
   type Job,
   type JobCondition,
   type JobStatus,
@@ -7,7 +8,6 @@ import {
   type LabelSelectorExpr,
   matchesLabels,
   type Pod,
-  isPodReady,
   selectorFromLabelSelector,
 } from "../../api/index.ts";
 import { isNotFound, jobsResource, podsResource, type SharedInformer } from "../../client/index.ts";
@@ -36,6 +36,7 @@ import {
   unknownIndex,
   withIndexes,
 } from "./indexes.ts";
+import { removeFinalizerPatch } from "./job-pods.ts";
 import {
   activeDeadlineRemainingMs,
   countTerminating,
@@ -53,7 +54,6 @@ import {
   pastBackoffLimitOnFailure,
   reasons,
 } from "./job-state.ts";
-import { removeFinalizerPatch } from "./job-pods.ts";
 import { deleteActivePods, type JobWrites, manageJob } from "./manage.ts";
 import { cleanUncounted, planTracking } from "./tracking.ts";
 
@@ -121,7 +121,8 @@ function newFinishedPods(
 
 /** Converges the Job (or, for `pod:` keys, the orphan pod) stored under `key`. */
 export async function reconcileJob(context: JobContext, key: string): Promise<ReconcileResult> {
-  if (key.startsWith(orphanPodPrefix)) return syncOrphanPod(context, key.slice(orphanPodPrefix.length));
+  if (key.startsWith(orphanPodPrefix))
+    return syncOrphanPod(context, key.slice(orphanPodPrefix.length));
   const { namespace, name } = splitKey(key);
   const cached = context.jobs.lister.get(namespace, name);
   if (cached === undefined) {
@@ -243,7 +244,9 @@ export async function reconcileJob(context: JobContext, key: string): Promise<Re
     }
     const completions = job.spec.completions;
     const complete =
-      completions === undefined ? succeeded > 0 && active === 0 : succeeded >= completions && active === 0;
+      completions === undefined
+        ? succeeded > 0 && active === 0
+        : succeeded >= completions && active === 0;
     if (complete) {
       finished = newJobCondition(
         "SuccessCriteriaMet",
@@ -264,7 +267,18 @@ export async function reconcileJob(context: JobContext, key: string): Promise<Re
   status.active = active;
   status.ready = ready;
   status.terminating = terminating;
-  await trackAndFinish(context, key, job, pods, expected, finished, indexes, backoff, needsFlush, now);
+  await trackAndFinish(
+    context,
+    key,
+    job,
+    pods,
+    expected,
+    finished,
+    indexes,
+    backoff,
+    needsFlush,
+    now,
+  );
   if (manageError !== undefined) throw manageError;
   return requeue;
 }
@@ -321,7 +335,9 @@ async function claimPods(
     canAdopt: () => recheckNotDeleting(context.client, jobsResource, job),
   });
   const wasOwned = new Set(
-    candidates.filter((p) => controllerRefOf(p)?.uid === job.metadata.uid).map((p) => p.metadata.uid),
+    candidates
+      .filter((p) => controllerRefOf(p)?.uid === job.metadata.uid)
+      .map((p) => p.metadata.uid),
   );
   return Promise.all(
     owned.map(async (pod) => {
@@ -448,11 +464,7 @@ async function trackAndFinish(
 }
 
 /** `recordJobFinished`: the events users see when a Job ends. */
-function recordFinished(
-  context: JobContext,
-  job: Job,
-  finished: JobCondition,
-): void {
+function recordFinished(context: JobContext, job: Job, finished: JobCondition): void {
   const involved = referenceTo(job, jobsResource);
   if (finished.type === "Complete") {
     const completions = job.spec.completions;

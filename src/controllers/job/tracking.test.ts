@@ -9,9 +9,14 @@ import { planTracking } from "./tracking.ts";
 const now = new Date("2024-06-01T12:00:00Z");
 const finalizer = "batch.kubernetes.io/job-tracking";
 
-function pod(uid: string, phase: "Running" | "Succeeded" | "Failed", options: { finalizer?: boolean; index?: string } = {}): Pod {
+function pod(
+  uid: string,
+  phase: "Running" | "Succeeded" | "Failed",
+  options: { finalizer?: boolean; index?: string } = {},
+): Pod {
   let b = makePod(uid).uid(uid).phase(phase);
-  if (options.index !== undefined) b = b.annotation("batch.kubernetes.io/job-completion-index", options.index);
+  if (options.index !== undefined)
+    b = b.annotation("batch.kubernetes.io/job-completion-index", options.index);
   const p = b.obj();
   if (options.finalizer ?? true) p.metadata.finalizers = [finalizer];
   return p;
@@ -41,14 +46,22 @@ const cases: readonly Case[] = [
     job: makeJob("j").obj(),
     status: { uncountedTerminatedPods: {} },
     pods: [pod("a", "Succeeded"), pod("b", "Running")],
-    want: { status: { uncountedTerminatedPods: { succeeded: ["a"] } }, remove: ["a"], needsFlush: true },
+    want: {
+      status: { uncountedTerminatedPods: { succeeded: ["a"] } },
+      remove: ["a"],
+      needsFlush: true,
+    },
   },
   {
     name: "a failed pod becomes uncounted as failed",
     job: makeJob("j").obj(),
     status: { uncountedTerminatedPods: {} },
     pods: [pod("a", "Failed")],
-    want: { status: { uncountedTerminatedPods: { failed: ["a"] } }, remove: ["a"], needsFlush: true },
+    want: {
+      status: { uncountedTerminatedPods: { failed: ["a"] } },
+      remove: ["a"],
+      needsFlush: true,
+    },
   },
   {
     name: "an uncounted pod without its finalizer moves to the counters",
@@ -126,7 +139,9 @@ for (const c of cases) {
     const got = {
       status,
       remove: plan.removeFinalizerFrom.map((p) => p.metadata.uid ?? "").sort(),
-      ...(plan.finished === undefined ? {} : { finished: `${plan.finished.type} ${plan.finished.reason}` }),
+      ...(plan.finished === undefined
+        ? {}
+        : { finished: `${plan.finished.type} ${plan.finished.reason}` }),
       needsFlush: plan.needsFlush,
     };
     assert.deepEqual(got, c.want);

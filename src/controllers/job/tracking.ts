@@ -5,11 +5,18 @@
  * only then are they moved to `succeeded` / `failed`. A crash between the steps never loses or
  * doubles a count.
  */
-import type { JobCondition, JobStatus, Pod } from "../../api/index.ts";
+import type { Job, JobCondition, JobStatus, Pod } from "../../api/index.ts";
 import type { DeepReadonly } from "../../util/index.ts";
-import { completionIndexOf, formatIndexes, hasIndex, type Intervals, totalOf, unknownIndex, withIndexes } from "./indexes.ts";
+import {
+  completionIndexOf,
+  formatIndexes,
+  hasIndex,
+  type Intervals,
+  totalOf,
+  unknownIndex,
+  withIndexes,
+} from "./indexes.ts";
 import { hasTrackingFinalizer, isIndexed, isPodFailed, newJobCondition } from "./job-state.ts";
-import type { Job } from "../../api/index.ts";
 
 /** Upstream's `MaxUncountedPods`: at most this many uids wait in the status at once. */
 export const maxUncountedPods = 500;
@@ -25,7 +32,8 @@ export function cleanUncounted(status: JobStatus, withFinalizer: ReadonlySet<str
   let changed = false;
   const succeeded = (uncounted.succeeded ?? []).filter((uid) => withFinalizer.has(uid));
   if (succeeded.length !== (uncounted.succeeded ?? []).length) {
-    status.succeeded = (status.succeeded ?? 0) + (uncounted.succeeded ?? []).length - succeeded.length;
+    status.succeeded =
+      (status.succeeded ?? 0) + (uncounted.succeeded ?? []).length - succeeded.length;
     changed = true;
   }
   const failed = (uncounted.failed ?? []).filter((uid) => withFinalizer.has(uid));
@@ -110,7 +118,11 @@ export function planTracking(input: TrackingInput): TrackingPlan {
     if (pod.status?.phase === "Succeeded" && !wasFailed.has(uid)) {
       if (indexed) {
         const index = completionIndexOf(pod);
-        if (index !== unknownIndex && index < completions && !hasIndex(input.prevSucceeded, index)) {
+        if (
+          index !== unknownIndex &&
+          index < completions &&
+          !hasIndex(input.prevSucceeded, index)
+        ) {
           newIndexes.push(index);
           needsFlush = true;
         }
@@ -153,7 +165,13 @@ export function planTracking(input: TrackingInput): TrackingPlan {
   if (finishing?.type === "FailureTarget") {
     status.conditions = [...(status.conditions ?? []), finishing];
     needsFlush = true;
-    finished = newJobCondition("Failed", "True", finishing.reason ?? "", finishing.message ?? "", now);
+    finished = newJobCondition(
+      "Failed",
+      "True",
+      finishing.reason ?? "",
+      finishing.message ?? "",
+      now,
+    );
   } else if (finishing?.type === "SuccessCriteriaMet") {
     if (!(status.conditions ?? []).some((c) => c.type === "SuccessCriteriaMet")) {
       status.conditions = [...(status.conditions ?? []), finishing];

@@ -9,9 +9,21 @@ const complete = newJobCondition("Complete", "True", "CompletionsReached", "m", 
 const failed = newJobCondition("Failed", "True", "BackoffLimitExceeded", "m", finishedAt);
 
 const cases = [
-  { name: "a Complete Job expires ttl seconds after it finished", job: makeJob("j").ttlSecondsAfterFinished(30).condition(complete), want: finishedAt.getTime() + 30_000 },
-  { name: "so does a Failed one", job: makeJob("j").ttlSecondsAfterFinished(0).condition(failed), want: finishedAt.getTime() },
-  { name: "a Job without a TTL never does", job: makeJob("j").condition(complete), want: undefined },
+  {
+    name: "a Complete Job expires ttl seconds after it finished",
+    job: makeJob("j").ttlSecondsAfterFinished(30).condition(complete),
+    want: finishedAt.getTime() + 30_000,
+  },
+  {
+    name: "so does a Failed one",
+    job: makeJob("j").ttlSecondsAfterFinished(0).condition(failed),
+    want: finishedAt.getTime(),
+  },
+  {
+    name: "a Job without a TTL never does",
+    job: makeJob("j").condition(complete),
+    want: undefined,
+  },
   { name: "a running Job not yet", job: makeJob("j").ttlSecondsAfterFinished(30), want: undefined },
 ] as const;
 

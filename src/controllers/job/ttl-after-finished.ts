@@ -4,7 +4,13 @@
  * first. Upstream's pkg/controller/ttlafterfinished.
  */
 import type { Job } from "../../api/index.ts";
-import { type Client, type InformerFactory, isNotFound, jobsResource, keyOf } from "../../client/index.ts";
+import {
+  type Client,
+  type InformerFactory,
+  isNotFound,
+  jobsResource,
+  keyOf,
+} from "../../client/index.ts";
 import type { Clock, DeepReadonly, Logger } from "../../util/index.ts";
 import {
   type Controller,
@@ -69,7 +75,8 @@ export function newTtlAfterFinishedController(
     }
     const freshAt = ttlExpiresAt(fresh);
     if (freshAt === undefined) return done;
-    if (freshAt > deps.clock.now().getTime()) return requeueAfter(freshAt - deps.clock.now().getTime());
+    if (freshAt > deps.clock.now().getTime())
+      return requeueAfter(freshAt - deps.clock.now().getTime());
     try {
       await deps.client.delete(jobsResource, namespace, name, {
         propagationPolicy: "Foreground",
@@ -85,7 +92,9 @@ export function newTtlAfterFinishedController(
     name: "ttl-after-finished",
     primary: jobs,
     primaryToKeys: (event) =>
-      event.type !== "delete" && ttlExpiresAt(event.object) !== undefined ? [keyOf(event.object)] : [],
+      event.type !== "delete" && ttlExpiresAt(event.object) !== undefined
+        ? [keyOf(event.object)]
+        : [],
     reconcile,
     workers: options.workers ?? 5,
     clock: deps.clock,

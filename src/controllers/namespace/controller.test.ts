@@ -11,7 +11,7 @@ import {
   replicaSetsResource,
   secretsResource,
 } from "../../client/index.ts";
-import { makePod, makeReplicaSet, startClusterHarness } from "../../testing/index.ts";
+import { eventually, makePod, makeReplicaSet, startClusterHarness } from "../../testing/index.ts";
 import { discardLogger, systemClock, systemRandom } from "../../util/index.ts";
 import { newControllerManager } from "../index.ts";
 
@@ -38,18 +38,6 @@ async function startEnv() {
       await harness[Symbol.asyncDispose]();
     },
   };
-}
-
-async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error: unknown) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
 }
 
 async function gone(client: Client, name: string): Promise<boolean> {

@@ -8,7 +8,7 @@ import {
   replicaSetsResource,
   replicationControllersResource,
 } from "../../client/index.ts";
-import { makePod, makeReplicaSet, startClusterHarness } from "../../testing/index.ts";
+import { eventually, makePod, makeReplicaSet, startClusterHarness } from "../../testing/index.ts";
 import { discardLogger, systemClock, systemRandom } from "../../util/index.ts";
 import { newControllerManager } from "../index.ts";
 
@@ -40,18 +40,6 @@ async function startEnv() {
 }
 
 /** Retries `check` until it stops throwing, or fails with its last error after `timeoutMs`. */
-async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error: unknown) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
-}
-
 const podName = /^web-[bcdfghjklmnpqrstvwxz2456789]{5}$/;
 
 async function podsOf(client: Client, rs: ReplicaSet): Promise<Pod[]> {
@@ -176,7 +164,10 @@ test("ReplicaSet controller: replaces a deleted pod and never runs more pods tha
     const final = await eventually(async () => {
       const pods = await podsOf(env.client, rs);
       assert.equal(pods.length, replicas);
-      assert.ok(pods.every((p) => !deletedNames.includes(p.metadata.name ?? "")));
+      assert.ok(
+        pods.every((p) => !deletedNames.includes(p.metadata.name ?? "")),
+        'pods.every((p) => !deletedNames.includes(p.metadata.name ?? ""))',
+      );
       assert.equal(created, replicas + deletedNames.length);
       return pods;
     });
@@ -202,7 +193,10 @@ test("ReplicaSet controller: ready and available counts honour minReadySeconds",
     return found;
   });
   const [first, second] = pods;
-  assert.ok(first !== undefined && second !== undefined);
+  assert.ok(
+    first !== undefined && second !== undefined,
+    "first !== undefined && second !== undefined",
+  );
   await markReady(env.client, first, new Date(Date.now() - 2 * 3600 * 1000));
   await markReady(env.client, second);
   await eventually(async () => {
@@ -229,7 +223,7 @@ test("ReplicaSet controller: scaling down deletes not-ready pods before ready on
     return found;
   });
   const keep = pods[1];
-  assert.ok(keep !== undefined);
+  assert.ok(keep !== undefined, "keep !== undefined");
   await markReady(env.client, keep);
   await eventually(async () => {
     const got = await env.client.get<ReplicaSet>(replicaSetsResource, "default", "web");
@@ -261,7 +255,10 @@ test("ReplicaSet controller: adopts a matching orphan and releases a pod that st
     assert.equal(found.length, 2);
     return found;
   });
-  assert.ok(owned.some((p) => p.metadata.name === "orphan"));
+  assert.ok(
+    owned.some((p) => p.metadata.name === "orphan"),
+    'owned.some((p) => p.metadata.name === "orphan")',
+  );
   await env.client.patch(podsResource, "default", "orphan", "merge", {
     metadata: { labels: { app: "other" } },
   });
@@ -272,7 +269,10 @@ test("ReplicaSet controller: adopts a matching orphan and releases a pod that st
     assert.equal(found.length, 2);
     return found;
   });
-  assert.ok(after.every((p) => p.metadata.name !== "orphan"));
+  assert.ok(
+    after.every((p) => p.metadata.name !== "orphan"),
+    'after.every((p) => p.metadata.name !== "orphan")',
+  );
 });
 
 test("ReplicationController manager: runs the same logic for a ReplicationController", async () => {

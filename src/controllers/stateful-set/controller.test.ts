@@ -8,7 +8,7 @@ import {
   podsResource,
   statefulSetsResource,
 } from "../../client/index.ts";
-import { makeStatefulSet, startClusterHarness } from "../../testing/index.ts";
+import { eventually, makeStatefulSet, startClusterHarness } from "../../testing/index.ts";
 import { discardLogger, systemClock } from "../../util/index.ts";
 import { newEventRecorder } from "../framework/index.ts";
 import { newStatefulSetController } from "./controller.ts";
@@ -43,18 +43,6 @@ async function startEnv() {
 }
 
 /** Retries `check` until it stops throwing, or fails with its last error after `timeoutMs`. */
-async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error: unknown) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
-}
-
 async function podNames(client: Client): Promise<string[]> {
   const list = await client.list<Pod>(podsResource, "default");
   return list.items.map((p) => p.metadata.name ?? "").sort();
@@ -118,7 +106,10 @@ test("StatefulSet controller: OrderedReady scales up one Ready pod at a time and
     await markReady(env.client, name);
     await eventually(async () => {
       const names = await podNames(env.client);
-      assert.ok(names.includes(`web-${Number(name.slice(4)) + 1}`));
+      assert.ok(
+        names.includes(`web-${Number(name.slice(4)) + 1}`),
+        `${name} is followed by web-${Number(name.slice(4)) + 1}`,
+      );
     });
   }
   await markReady(env.client, "web-2");
@@ -129,7 +120,9 @@ test("StatefulSet controller: OrderedReady scales up one Ready pod at a time and
   });
   const pod0 = await env.client.get<Pod>(podsResource, "default", "web-0");
 
-  await env.client.patch(statefulSetsResource, "default", "web", "merge", { spec: { replicas: 1 } });
+  await env.client.patch(statefulSetsResource, "default", "web", "merge", {
+    spec: { replicas: 1 },
+  });
   await eventually(async () => assert.deepEqual(await podNames(env.client), ["web-0"]));
   await eventually(async () => assert.equal((await statusOf(env.client))?.replicas, 1));
   await env.events.flush();

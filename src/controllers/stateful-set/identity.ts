@@ -3,13 +3,7 @@
  * identity labels, hostname and subdomain, claim volumes, and pods built from a revision.
  * Pure.
  */
-import type {
-  OwnerReference,
-  Pod,
-  PodTemplateSpec,
-  StatefulSet,
-  Volume,
-} from "../../api/index.ts";
+import type { OwnerReference, Pod, PodTemplateSpec, StatefulSet, Volume } from "../../api/index.ts";
 import type { DeepReadonly } from "../../util/index.ts";
 import { podFromTemplate } from "../framework/index.ts";
 

@@ -66,15 +66,12 @@ function pod(
 /** The plan as one line per step, grouped by phase. */
 function describe(plan: StatefulSetPlan): string[][] {
   return plan.phases.map((phase) =>
-    phase.map((step) => {
-      switch (step.type) {
-        case "create":
-          return `create ${step.pod.metadata.name}@${step.pod.metadata.labels?.["controller-revision-hash"]}`;
-        case "delete":
-          return `delete ${step.pod.metadata.name} (${step.cause})`;
-        case "updateIdentity":
-          return `update ${step.pod.metadata.name}`;
+    phase.map((step): string => {
+      if (step.type === "create") {
+        return `create ${step.pod.metadata.name}@${step.pod.metadata.labels?.["controller-revision-hash"]}`;
       }
+      if (step.type === "delete") return `delete ${step.pod.metadata.name} (${step.cause})`;
+      return `update ${step.pod.metadata.name}`;
     }),
   );
 }

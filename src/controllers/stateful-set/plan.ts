@@ -23,12 +23,7 @@ import {
   startOrdinal,
   storageMatches,
 } from "./identity.ts";
-import {
-  isFinished,
-  isRunningAndReady,
-  isTerminating,
-  isUnavailable,
-} from "./pod-state.ts";
+import { isFinished, isRunningAndReady, isTerminating, isUnavailable } from "./pod-state.ts";
 import { countReplicas, type ReplicaCounts } from "./status.ts";
 
 /** A revision: its name and the pod template it stands for. */

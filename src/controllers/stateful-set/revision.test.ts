@@ -14,7 +14,10 @@ test("revisionHash: equal templates hash alike whatever their key order", () => 
 test("revisionHash: a template change or a collision count gives another DNS-safe hash", () => {
   const hashes = [revisionHash(v1, undefined), revisionHash(v2, undefined), revisionHash(v1, 1)];
   assert.deepEqual(
-    { distinct: new Set(hashes).size, safe: hashes.every((h) => /^[bcdfghjklmnpqrstvwxz2456789]{1,10}$/.test(h)) },
+    {
+      distinct: new Set(hashes).size,
+      safe: hashes.every((h) => /^[bcdfghjklmnpqrstvwxz2456789]{1,10}$/.test(h)),
+    },
     { distinct: 3, safe: true },
   );
 });

@@ -37,7 +37,13 @@ const cases: readonly {
   {
     name: "a rollout in progress keeps the current revision",
     set: makeStatefulSet("web"),
-    counts: counts({ replicas: 3, readyReplicas: 3, availableReplicas: 3, currentReplicas: 2, updatedReplicas: 1 }),
+    counts: counts({
+      replicas: 3,
+      readyReplicas: 3,
+      availableReplicas: 3,
+      currentReplicas: 2,
+      updatedReplicas: 1,
+    }),
     current: "web-old",
     want: {
       replicas: 3,

@@ -91,4 +91,3 @@ export function computeStatefulSetStatus(facts: StatusFacts): StatefulSetStatus 
   }
   return status;
 }
-

@@ -75,7 +75,10 @@ function isNamespaceTerminating(error: unknown): boolean {
  * is `status.currentRevision` when its template is known (else the update revision's template
  * stands in for it), or the update revision for a set without status.
  */
-function revisionsOf(context: StatefulSetContext, set: StatefulSetObject): { current: Revision; update: Revision } {
+function revisionsOf(
+  context: StatefulSetContext,
+  set: StatefulSetObject,
+): { current: Revision; update: Revision } {
   const uid = set.metadata.uid ?? "";
   const hash = revisionHash(set.spec.template, set.status?.collisionCount ?? 0);
   const update: Revision = {
@@ -188,7 +191,11 @@ async function executeInBatches(
  * Performs one step and records its event as upstream's `recordPodEvent` words it. Resolves
  * true for a deletion made by the rolling update (it lowers currentReplicas).
  */
-async function execute(context: StatefulSetContext, set: StatefulSetObject, step: StatefulSetStep): Promise<boolean> {
+async function execute(
+  context: StatefulSetContext,
+  set: StatefulSetObject,
+  step: StatefulSetStep,
+): Promise<boolean> {
   const involved = referenceTo(set, statefulSetsResource);
   const setName = set.metadata.name ?? "";
   const namespace = set.metadata.namespace ?? "";
@@ -268,6 +275,10 @@ async function updateIdentityOf(
     } catch (error: unknown) {
       if (!isConflict(error) || attempt > 0) throw error;
     }
-    pod = await context.client.get<Pod>(podsResource, pod.metadata.namespace, pod.metadata.name ?? "");
+    pod = await context.client.get<Pod>(
+      podsResource,
+      pod.metadata.namespace,
+      pod.metadata.name ?? "",
+    );
   }
 }

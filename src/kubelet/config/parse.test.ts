@@ -26,7 +26,7 @@ function onlyPool(text: string): NodePool {
   const pools = parseClusterConfig(text).nodePools;
   assert.equal(pools.length, 1);
   const pool = pools[0];
-  assert.ok(pool !== undefined);
+  assert.ok(pool !== undefined, "pool !== undefined");
   return pool;
 }
 

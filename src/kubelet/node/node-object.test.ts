@@ -16,7 +16,7 @@ nodePools:
   kubelet: {systemReserved: {cpu: 500m}}
 `);
 const pool = config.nodePools[0];
-assert.ok(pool !== undefined);
+assert.ok(pool !== undefined, "pool !== undefined");
 const node = nodeFromPool(pool, 0, cadvisorTopologyInterpreter);
 const t0 = new Date("2026-01-01T00:00:00Z");
 

@@ -37,7 +37,7 @@ test("recordFromStatus: a running container keeps its start time, so run-for sti
   const plan = podPlan(pod, defaults);
   const written = withStatus(pod, advancePod(newPodRecord(plan, "Never", t0), s(10)), s(10));
   const recovered = recordFromStatus(written, plan, s(20));
-  assert.ok(recovered !== undefined);
+  assert.ok(recovered !== undefined, "recovered !== undefined");
   assert.deepEqual(
     [states(advancePod(recovered, s(29))), advancePod(recovered, s(30)).terminalPhase],
     [["c:running:0"], "Succeeded"],
@@ -52,7 +52,7 @@ test("recordFromStatus: waiting init-phase successors start now, back-off resume
   const plan = podPlan(pod, defaults);
   const written = withStatus(pod, advancePod(newPodRecord(plan, "Always", t0), s(0)), s(0));
   const recovered = recordFromStatus(written, plan, s(100));
-  assert.ok(recovered !== undefined);
+  assert.ok(recovered !== undefined, "recovered !== undefined");
   assert.deepEqual(states(recovered), ["init:terminated:0", "c:backoff:1"]);
   assert.deepEqual(states(advancePod(recovered, s(100))), ["init:terminated:0", "c:backoff:2"]);
 });

@@ -11,7 +11,7 @@ function nodeOf(poolYaml: string) {
     `apiVersion: gantry.dev/v1alpha1\nkind: ClusterConfig\nnodePools:\n${poolYaml}`,
   );
   const pool = config.nodePools[0];
-  assert.ok(pool !== undefined);
+  assert.ok(pool !== undefined, "pool !== undefined");
   return nodeFromPool(pool, 0, cadvisorTopologyInterpreter);
 }
 

@@ -110,7 +110,7 @@ test("Framework.runFilterPlugins: the first rejection wins and names its plugin"
 test("Framework.runFilterPlugins: an error or a throw becomes an Error status with the plugin's name", () => {
   const tf = frameworkWith([{ name: "Broken", filter: () => asStatus(new Error("boom")) }]);
   const node = tf.snapshot.list()[0];
-  assert.ok(node !== undefined);
+  assert.ok(node !== undefined, "node !== undefined");
   const status = tf.framework.runFilterPlugins(tf.newState(), makePod("p").obj(), node);
   assert.equal(describe(status), 'Error|Broken|running "Broken" filter plugin: boom');
   const thrower = frameworkWith([

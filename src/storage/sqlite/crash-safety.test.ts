@@ -88,7 +88,7 @@ for (const c of cases) {
       } else {
         assert.equal(got.revision, created.revision, key);
       }
-      assert.ok(got.revision <= current);
+      assert.ok(got.revision <= current, "got.revision <= current");
     }
 
     // The log is dense and in order: replaying it yields every revision exactly once.

@@ -83,7 +83,9 @@ export class DaemonSetBuilder {
   requiredNodeAffinityTerm(term: NodeSelectorTerm): this {
     this.#podSpec().affinity = {
       nodeAffinity: {
-        requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [structuredClone(term)] },
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [structuredClone(term)],
+        },
       },
     };
     return this;
@@ -107,7 +109,10 @@ export class DaemonSetBuilder {
 
   /** RollingUpdate with these limits. */
   rollingUpdate(maxUnavailable: IntOrString, maxSurge: IntOrString = 0): this {
-    this.#ds.spec.updateStrategy = { type: "RollingUpdate", rollingUpdate: { maxUnavailable, maxSurge } };
+    this.#ds.spec.updateStrategy = {
+      type: "RollingUpdate",
+      rollingUpdate: { maxUnavailable, maxSurge },
+    };
     return this;
   }
 

@@ -104,7 +104,9 @@ export class JobBuilder {
   }
 
   condition(condition: JobCondition): this {
-    const conditions = (this.#job.status?.conditions ?? []).filter((c) => c.type !== condition.type);
+    const conditions = (this.#job.status?.conditions ?? []).filter(
+      (c) => c.type !== condition.type,
+    );
     this.#job.status = { ...this.#job.status, conditions: [...conditions, { ...condition }] };
     return this;
   }

@@ -99,7 +99,10 @@ export class StatefulSetBuilder {
   /** Sets the template's (and selector's) labels. */
   labels(labels: Record<string, string>): this {
     this.#set.spec.selector = { matchLabels: { ...labels } };
-    this.#set.spec.template.metadata = { ...this.#set.spec.template.metadata, labels: { ...labels } };
+    this.#set.spec.template.metadata = {
+      ...this.#set.spec.template.metadata,
+      labels: { ...labels },
+    };
     return this;
   }
 

@@ -110,7 +110,10 @@ test("kindDefinitionForCrd: names, scope, subresources and schema come from the 
   assert.deepEqual(kind.schema.schema["x-kubernetes-group-version-kind"], [
     { group: "stable.example.com", version: "v1", kind: "CronTab" },
   ]);
-  assert.ok(kind.schema.schema.properties?.["metadata"]?.$ref?.endsWith("ObjectMeta"));
+  assert.ok(
+    kind.schema.schema.properties?.["metadata"]?.$ref?.endsWith("ObjectMeta"),
+    'kind.schema.schema.properties?.["metadata"]?.$ref?.endsWith("ObjectMeta")',
+  );
   assert.deepEqual(kind.selectableFields?.(makeCronTab({ color: "red" })), { "spec.color": "red" });
 });
 

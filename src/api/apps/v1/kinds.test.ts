@@ -93,7 +93,7 @@ const naming = [
 for (const c of naming) {
   test(`appsV1Kinds: ${c.kind} is served as ${c.resource} in category all`, () => {
     const k = appsV1Kinds.find((x) => x.kind === c.kind);
-    assert.ok(k !== undefined);
+    assert.ok(k !== undefined, "k !== undefined");
     assert.equal(k.resource, c.resource);
     assert.deepEqual(k.shortNames, c.short);
     assert.deepEqual(k.categories, ["all"]);

@@ -21,7 +21,7 @@ test("coreV1Definitions: every $ref of every definition resolves", () => {
   const refs = new Set<string>();
   for (const schema of Object.values(coreV1Definitions)) collectRefs(schema, refs);
   for (const kind of coreV1Kinds) collectRefs(kind.schema.schema, refs);
-  assert.ok(refs.size > 50);
+  assert.ok(refs.size > 50, "refs.size > 50");
   for (const name of refs) {
     assert.ok(coreV1Definitions[name] !== undefined, `dangling $ref ${name}`);
     assert.doesNotThrow(() => resolve({ $ref: `#/components/schemas/${name}` }, coreV1Definitions));
@@ -124,7 +124,7 @@ const discovery = [
 for (const d of discovery) {
   test(`coreV1Kinds: ${d.kind} is served as upstream discovery lists it`, () => {
     const kind = coreV1Kinds.find((k) => k.kind === d.kind);
-    assert.ok(kind !== undefined);
+    assert.ok(kind !== undefined, "kind !== undefined");
     assert.deepEqual(
       {
         resource: kind.resource,

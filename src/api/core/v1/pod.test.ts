@@ -258,6 +258,7 @@ const updateCases: {
         msgs[0]?.startsWith(
           "spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)\n",
         ),
+        'msgs[0]?.startsWith("spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)\\n",)',
       );
     },
   },
@@ -293,6 +294,7 @@ const updateCases: {
     want: (msgs) =>
       assert.ok(
         msgs[0]?.startsWith("spec: Forbidden: pod updates may not change fields other than"),
+        'msgs[0]?.startsWith("spec: Forbidden: pod updates may not change fields other than")',
       ),
   },
   {

@@ -93,7 +93,7 @@ test("PodTopologySpread.score: the zone with fewer matching pods scores higher",
     .obj();
   const scores = tf.score(pod);
   assert.equal(scores["b1"], 100);
-  assert.ok((scores["a1"] ?? 100) < 100);
+  assert.ok((scores["a1"] ?? 100) < 100, '(scores["a1"] ?? 100) < 100');
   assert.equal(scores["a1"], scores["a2"]);
 });
 
