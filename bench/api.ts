@@ -6,7 +6,7 @@
  * Knobs (environment): BENCH_PODS (10000), BENCH_GETS (30000), BENCH_WATCHERS (100),
  * BENCH_EVENTS (10000), BENCH_CLIENTS (16), BENCH_LIST_RUNS (10).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -67,7 +67,40 @@ const log = (line: string): void => {
 const worker = new Worker(new URL("./load-worker.js", import.meta.url));
 worker.unref();
 
-function runLoad(task: LoadTask): Promise<PhaseResult> {
+/**
+ * CPU time (µs) the main thread, where the server runs, has used so far: from
+ * `/proc/self/task/PID/stat` (utime + stime, in ticks of 1/100 s), so it leaves out the load
+ * worker, GC helper threads and SQLite's writer thread. It moves far less with the machine's other
+ * load than throughput does. `undefined` where /proc is not there (not Linux).
+ */
+function serverThreadCpuUs(): number | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
+  } catch (error: unknown) {
+    if (error instanceof Error && "code" in error) return undefined;
+    throw error;
+  }
+  // Fields after the command name: state is the first, utime the 12th, stime the 13th.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/** A phase's figures plus the server thread's CPU per operation (µs; NaN when unknown). */
+type Measured = PhaseResult & { readonly serverCpuUs: number };
+
+async function runLoad(task: LoadTask): Promise<Measured> {
+  const before = serverThreadCpuUs();
+  const result = await runLoadTask(task);
+  const after = serverThreadCpuUs();
+  const serverCpuUs =
+    before === undefined || after === undefined || result.count === 0
+      ? Number.NaN
+      : (after - before) / result.count;
+  return { ...result, serverCpuUs };
+}
+
+function runLoadTask(task: LoadTask): Promise<PhaseResult> {
   return new Promise((resolve, reject) => {
     const onMessage = (message: { progress?: string; result?: PhaseResult; error?: string }) => {
       if (message.progress !== undefined) {
@@ -97,7 +130,7 @@ async function createNamespace(url: string, name: string): Promise<void> {
 /** The HTTP phases on one backend; returns one stored pod for the raw SQLite comparison. */
 async function httpPhases(
   backend: Backend,
-): Promise<{ results: Map<Phase, PhaseResult>; storedPod: JsonObject }> {
+): Promise<{ results: Map<Phase, Measured>; storedPod: JsonObject }> {
   const dataDir = mkdtempSync(join(tmpdir(), `gantry-bench-${backend}-`));
   const plane = await startAllInOne({
     dataDir,
@@ -106,7 +139,7 @@ async function httpPhases(
     storage: backend,
     logger: discardLogger,
   });
-  const results = new Map<Phase, PhaseResult>();
+  const results = new Map<Phase, Measured>();
   try {
     const url = plane.url;
     await createNamespace(url, "bench");
@@ -257,15 +290,22 @@ async function main(): Promise<void> {
     const m = memory.results.get(phase);
     const rate = (r: PhaseResult | undefined) =>
       phase === "list" || phase === "chunked" ? "–" : fmt(r?.perSecond ?? Number.NaN);
+    // Lists cost milliseconds each; the rest microseconds.
+    const cpu = (r: Measured | undefined) =>
+      phase === "list" || phase === "chunked"
+        ? `${fmt((r?.serverCpuUs ?? Number.NaN) / 1000, 1)} ms`
+        : fmt(r?.serverCpuUs ?? Number.NaN, phase === "watch" ? 1 : 0);
     return [
       labels[phase],
       targets[phase],
       rate(s),
       fmt(s?.p50Ms ?? Number.NaN, 1),
       fmt(s?.p99Ms ?? Number.NaN, 1),
+      cpu(s),
       rate(m),
       fmt(m?.p50Ms ?? Number.NaN, 1),
       fmt(m?.p99Ms ?? Number.NaN, 1),
+      cpu(m),
     ];
   });
   rows.push([
@@ -277,13 +317,29 @@ async function main(): Promise<void> {
     "",
     "",
     "",
+    "",
+    "",
   ]);
   const createRate = sqlite.results.get("create")?.perSecond ?? Number.NaN;
   process.stdout.write(
     `\n${table(
-      ["phase", "target", "SQLite /s", "p50 ms", "p99 ms", "memory /s", "p50 ms", "p99 ms"],
+      [
+        "phase",
+        "target",
+        "SQLite /s",
+        "p50 ms",
+        "p99 ms",
+        "CPU µs/op",
+        "memory /s",
+        "p50 ms",
+        "p99 ms",
+        "CPU µs/op",
+      ],
       rows,
     )}\n\n`,
+  );
+  process.stdout.write(
+    "CPU µs/op: the server thread's CPU time per operation (per delivery for watch, the phase's creates included; per whole list for lists); it depends far less on the machine's other load than the rates do.\n",
   );
   process.stdout.write(
     `HTTP create on SQLite runs at ${fmt((createRate / raw.perSecond) * 100)}% of the raw SQLite create rate (${fmt(createRate)}/s vs ${fmt(raw.perSecond)}/s).\n`,

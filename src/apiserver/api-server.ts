@@ -9,8 +9,9 @@ import { newPriority } from "./admission/plugins/priority.ts";
 import type { Authenticator } from "./authn.ts";
 import { CrdController, crdSegment } from "./crd/crd-controller.ts";
 import { newCrdStrategy } from "./crd/crd-strategy.ts";
-import { updateManagedFields } from "./fieldmanager/index.ts";
+import { type FieldManager, newFieldManager } from "./fieldmanager/index.ts";
 import type { ProtobufDecoder } from "./http/body.ts";
+import { type MaxInFlightLimiter, newMaxInFlightLimiter } from "./max-in-flight.ts";
 import { type ApiServerMetrics, newApiServerMetrics } from "./metrics.ts";
 import { decodeProtobufObject } from "./protobuf/index.ts";
 import { builtInStrategies } from "./registry/builtin-strategies.ts";
@@ -39,6 +40,15 @@ export interface ApiServerOptions {
   readonly bookmarkIntervalMs?: number;
   /** @default 10000 */
   readonly watchHistorySize?: number;
+  /**
+   * Read-only requests (get, list) served at once, as kube-apiserver's
+   * `--max-requests-inflight` without priority and fairness; more get a 429. Watches and other
+   * long-running requests are not counted; `system:masters` users are never turned away.
+   * 0 means no limit. @default 400
+   */
+  readonly maxRequestsInFlight?: number;
+  /** Mutating requests served at once (`--max-mutating-requests-inflight`); 0: no limit. @default 200 */
+  readonly maxMutatingRequestsInFlight?: number;
 }
 
 const root = "/registry/";
@@ -56,6 +66,9 @@ export class ApiServer {
   readonly #options: ApiServerOptions;
   readonly #shutdown = new AbortController();
   readonly #crds: CrdController;
+  readonly #limiter: MaxInFlightLimiter;
+  /** Remembers each kind's resolved schema types across writes. */
+  readonly #fieldManager: FieldManager = newFieldManager();
   #ready = false;
   readonly #readyChecks: (() => boolean)[] = [];
   #address = "127.0.0.1:6443";
@@ -67,6 +80,7 @@ export class ApiServer {
       historySize: options.watchHistorySize ?? 10_000,
     });
     this.reader = this.#newReader();
+    const fieldManager = this.#fieldManager;
     const admission = new AdmissionChain([
       newNamespaceLifecycle(this.reader),
       newPriority(this.reader),
@@ -79,7 +93,7 @@ export class ApiServer {
       admission,
       fields: {
         update: (input) =>
-          updateManagedFields({
+          fieldManager.update({
             live: input.live as unknown as JsonObject | undefined,
             updated: input.updated as unknown as JsonObject,
             manager: input.manager,
@@ -91,7 +105,18 @@ export class ApiServer {
       },
       root,
     });
-    this.metrics = newApiServerMetrics(options.metricsRegistry ?? new Registry());
+    this.#limiter = newMaxInFlightLimiter({
+      ...(options.maxRequestsInFlight === undefined
+        ? {}
+        : { maxRequestsInFlight: options.maxRequestsInFlight }),
+      ...(options.maxMutatingRequestsInFlight === undefined
+        ? {}
+        : { maxMutatingRequestsInFlight: options.maxMutatingRequestsInFlight }),
+    });
+    const limiter = this.#limiter;
+    this.metrics = newApiServerMetrics(options.metricsRegistry ?? new Registry(), {
+      inFlight: () => limiter.inFlight(),
+    });
     const strategies = builtInStrategies({
       qosClassOf: options.qosClassOf,
       ...(options.defaultTolerations === undefined
@@ -150,6 +175,7 @@ export class ApiServer {
       random: this.#options.random,
       tables: this.tables,
       protobuf: decodeProtobufObject as ProtobufDecoder,
+      fieldManager: this.#fieldManager,
       bookmarkIntervalMs: this.#options.bookmarkIntervalMs ?? 60_000,
       shutdown: this.#shutdown.signal,
       logger: this.#options.logger,
@@ -157,6 +183,7 @@ export class ApiServer {
       authenticate: this.#options.authenticate,
       address: () => this.#address,
       isReady: () => this.ready,
+      limiter: this.#limiter,
     });
   }
 

@@ -66,6 +66,8 @@ function bearerTokenOf(req: IncomingMessage): string | undefined {
 }
 
 function bearerMatches(req: IncomingMessage, token: string): boolean {
+  // Most requests on plain http send no credentials: nothing to compare.
+  if (req.headers.authorization === undefined) return false;
   const sent = Buffer.from(bearerTokenOf(req) ?? "");
   const want = Buffer.from(token);
   return sent.length === want.length && timingSafeEqual(sent, want);

@@ -1,4 +1,4 @@
-import { Counter, Histogram, type Registry } from "prom-client";
+import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 
 /** The API server's Prometheus metrics, on a registry of their own (no global state). */
 export interface ApiServerMetrics {
@@ -10,16 +10,46 @@ export interface ApiServerMetrics {
     code: number,
     seconds: number,
   ): void;
+  /** A request the in-flight limiter turned away with a 429. */
+  observeDropped(requestKind: "readOnly" | "mutating"): void;
+}
+
+interface RequestLabels {
+  readonly verb: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly code: string;
+}
+
+/** What the metrics read at scrape time. */
+export interface ApiServerMetricsSources {
+  /** Requests holding an in-flight seat now, per kind. */
+  readonly inFlight: () => Readonly<Record<"readOnly" | "mutating", number>>;
 }
 
 /** Creates the metrics on `registry`, as upstream names them. */
-export function newApiServerMetrics(registry: Registry): ApiServerMetrics {
-  const requests = new Counter({
+export function newApiServerMetrics(
+  registry: Registry,
+  sources: ApiServerMetricsSources = { inFlight: () => ({ readOnly: 0, mutating: 0 }) },
+): ApiServerMetrics {
+  // Requests are counted here per label set and handed to the counter when it is scraped:
+  // a request then costs one map lookup instead of building, validating and hashing labels.
+  const counts = new Map<string, { readonly labels: RequestLabels; pending: number }>();
+  new Counter({
     name: "apiserver_request_total",
     help: "Counter of apiserver requests broken out for each verb, group, version, resource, subresource and HTTP response code.",
     labelNames: ["verb", "resource", "subresource", "code"],
     registers: [registry],
+    collect() {
+      for (const entry of counts.values()) {
+        if (entry.pending === 0) continue;
+        this.inc(entry.labels, entry.pending);
+        entry.pending = 0;
+      }
+    },
   });
+  // The histogram's bound `observe` per label set, made once.
+  const observers = new Map<string, (seconds: number) => void>();
   const durations = new Histogram({
     name: "apiserver_request_duration_seconds",
     help: "Response latency distribution in seconds for each verb, resource and subresource.",
@@ -30,12 +60,45 @@ export function newApiServerMetrics(registry: Registry): ApiServerMetrics {
     ],
     registers: [registry],
   });
+  const dropped = new Counter({
+    name: "apiserver_dropped_requests_total",
+    help: "Number of requests dropped with 'Try again later' response",
+    labelNames: ["request_kind"],
+    registers: [registry],
+  });
+  new Gauge({
+    name: "apiserver_current_inflight_requests",
+    help: "Number of currently used inflight request limit of this apiserver per request kind.",
+    labelNames: ["request_kind"],
+    registers: [registry],
+    collect() {
+      const now = sources.inFlight();
+      this.set({ request_kind: "readOnly" }, now.readOnly);
+      this.set({ request_kind: "mutating" }, now.mutating);
+    },
+  });
   return {
     registry,
     observeRequest(verb, resource, subresource, code, seconds) {
-      requests.inc({ verb: verb.toUpperCase(), resource, subresource, code: String(code) });
-      if (verb !== "watch")
-        durations.observe({ verb: verb.toUpperCase(), resource, subresource }, seconds);
+      const series = `${verb}\u0000${resource}\u0000${subresource}`;
+      const key = `${series}\u0000${code}`;
+      let entry = counts.get(key);
+      if (entry === undefined) {
+        const labels = { verb: verb.toUpperCase(), resource, subresource, code: String(code) };
+        entry = { labels, pending: 0 };
+        counts.set(key, entry);
+      }
+      entry.pending++;
+      if (verb === "watch") return;
+      let observe = observers.get(series);
+      if (observe === undefined) {
+        observe = durations.labels({ verb: verb.toUpperCase(), resource, subresource }).observe;
+        observers.set(series, observe);
+      }
+      observe(seconds);
+    },
+    observeDropped(requestKind) {
+      dropped.inc({ request_kind: requestKind });
     },
   };
 }

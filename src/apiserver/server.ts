@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { badRequest, methodNotAllowed, pathNotFound } from "../api/index.ts";
 import type { Storage } from "../storage/index.ts";
 import type { Clock, Logger } from "../util/index.ts";
+import type { UserInfo } from "./admission/index.ts";
 import type { Authenticator } from "./authn.ts";
 import {
   aggregatedContentType,
@@ -31,8 +32,14 @@ import {
   handleUpdate,
 } from "./handlers/write.ts";
 import { parseAccept, wantsAggregatedDiscovery } from "./http/accept.ts";
-import { parseRequestInfo, type ResourceRequest } from "./http/request-info.ts";
+import { parseRequestInfo, type RequestInfo, type ResourceRequest } from "./http/request-info.ts";
 import { writeError, writeJson, writeText } from "./http/responses.ts";
+import { parseRequestTarget } from "./http/target.ts";
+import {
+  type MaxInFlightLimiter,
+  maxInFlightMessage,
+  maxInFlightRetryAfterSeconds,
+} from "./max-in-flight.ts";
 import type { ApiServerMetrics } from "./metrics.ts";
 import { OpenApiDocuments } from "./openapi/openapi.ts";
 
@@ -46,68 +53,137 @@ export interface HttpHandlerDeps extends HandlerDeps {
   readonly isReady: () => boolean;
   readonly storage: Storage;
   readonly clock: Clock;
+  /** Seats for requests in flight (`--max-requests-inflight`). */
+  readonly limiter: MaxInFlightLimiter;
 }
 
-/** Builds the request listener: routing, authentication, metrics and error handling. */
+/** Builds the request listener: routing, authentication, in-flight limits, metrics, errors. */
 export function newHttpHandler(
   deps: HttpHandlerDeps,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const openapi = new OpenApiDocuments(deps.registry);
+  // The verbosity is fixed when the logger is made: ask once, not on every request.
+  const httpLog = deps.logger.v(4);
+  // Per request, only anonymous arrows are made: named closures cost a `__name` call under tsx.
   return (req, res) => {
     const started = process.hrtime.bigint();
-    const url = URL.canParse(req.url ?? "/", "http://gantry.local")
-      ? new URL(req.url ?? "/", "http://gantry.local")
-      : undefined;
-    if (url === undefined) {
+    const target = parseRequestTarget(req.url ?? "/");
+    if (target === undefined) {
       // Node accepts request targets a URL parser rejects (`GET http://[/api`): answer, don't crash.
       writeError(res, badRequest(`invalid request URL ${JSON.stringify(req.url)}`), []);
       return;
     }
-    const query = url.searchParams;
-    let info: ReturnType<typeof parseRequestInfo>;
+    const { pathname, query } = target;
+    const method = req.method ?? "GET";
+    let info: RequestInfo;
     try {
-      info = parseRequestInfo(
-        req.method ?? "GET",
-        decodeURIComponent(url.pathname),
-        isWatchRequest(query),
-      );
-    } catch {
-      info = { kind: "nonResource", path: url.pathname, verb: (req.method ?? "GET").toLowerCase() };
-    }
-    const warnings: string[] = [];
-    res.setHeader("Audit-Id", deps.random.uuid());
-    const finish = (): void => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const resource = info.kind === "resource" ? info.resource : "";
-      const subresource = info.kind === "resource" ? info.subresource : "";
-      deps.metrics.observeRequest(info.verb, resource, subresource, res.statusCode, seconds);
-      deps.logger.v(4).info("HTTP", {
-        verb: info.verb,
-        uri: req.url,
-        status: res.statusCode,
-        latency: `${(seconds * 1000).toFixed(2)}ms`,
-        userAgent: req.headers["user-agent"],
-      });
-    };
-    res.on("finish", finish);
-    const run = async (): Promise<void> => {
-      const user = deps.authenticate(req);
-      if (info.kind === "nonResource") {
-        await serveNonResource(deps, openapi, req, res, url);
+      // Only a target with a `%` escape can decode to something else (or fail to decode).
+      const path = pathname.includes("%") ? decodeURIComponent(pathname) : pathname;
+      info = parseRequestInfo(method, path, isWatchRequest(query));
+    } catch (error: unknown) {
+      if (!(error instanceof URIError)) {
+        writeError(res, error, []);
         return;
       }
-      const store = deps.registry.lookup(info.group, info.version, info.resource);
-      if (store === undefined || (info.prefix === "api") !== (info.group === ""))
-        throw pathNotFound();
-      const scope: RequestScope = { req, res, info, query, store, user, warnings };
-      await serveResource(deps, scope);
-    };
-    run().catch((error: unknown) => {
-      const apiError = writeError(res, error, warnings);
-      if (apiError.code >= 500)
-        deps.logger.error("Request failed", { uri: req.url, error: apiError.cause ?? apiError });
-    });
+      // A path with a malformed escape names no resource.
+      info = { kind: "nonResource", path: pathname, verb: method.toLowerCase() };
+    }
+    const exchange: Exchange = { req, res, info, started, warnings: [] };
+    res.setHeader("Audit-Id", deps.random.uuid());
+    res.on("finish", () => recordRequest(deps, httpLog, exchange));
+    // Upstream's filter order: authentication, then the in-flight limit, then the handler.
+    let user: UserInfo;
+    try {
+      user = deps.authenticate(req);
+    } catch (error: unknown) {
+      failRequest(deps, exchange, error);
+      return;
+    }
+    const admission = deps.limiter.admit(info, user);
+    if (admission.kind === "rejected") {
+      deps.metrics.observeDropped(admission.requestKind);
+      writeTooManyRequests(res);
+      return;
+    }
+    if (admission.kind === "admitted") {
+      const { seat } = admission;
+      // `close` follows `finish`, and also comes when the client goes away first.
+      res.on("close", () => seat.release());
+    }
+    serveRequest(deps, openapi, exchange, user, pathname, query).catch((error: unknown) =>
+      failRequest(deps, exchange, error),
+    );
   };
+}
+
+/** One request on its way through the listener. */
+interface Exchange {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly info: RequestInfo;
+  /** `process.hrtime.bigint()` when it arrived. */
+  readonly started: bigint;
+  /** Warnings for `Warning` headers, added to by handlers. */
+  readonly warnings: string[];
+}
+
+async function serveRequest(
+  deps: HttpHandlerDeps,
+  openapi: OpenApiDocuments,
+  exchange: Exchange,
+  user: UserInfo,
+  pathname: string,
+  query: URLSearchParams,
+): Promise<void> {
+  const { req, res, info, warnings } = exchange;
+  if (info.kind === "nonResource") {
+    await serveNonResource(deps, openapi, req, res, pathname, query);
+    return;
+  }
+  const store = deps.registry.lookup(info.group, info.version, info.resource);
+  if (store === undefined || (info.prefix === "api") !== (info.group === "")) throw pathNotFound();
+  const scope: RequestScope = { req, res, info, query, store, user, warnings };
+  await serveResource(deps, scope);
+}
+
+/** Answers a failed request with its Status, logging server-side failures. */
+function failRequest(deps: HttpHandlerDeps, exchange: Exchange, error: unknown): void {
+  const apiError = writeError(exchange.res, error, exchange.warnings);
+  if (apiError.code >= 500) {
+    deps.logger.error("Request failed", {
+      uri: exchange.req.url,
+      error: apiError.cause ?? apiError,
+    });
+  }
+}
+
+/** Metrics and the verbosity-4 access log line, once the response is sent. */
+function recordRequest(
+  deps: HttpHandlerDeps,
+  httpLog: Pick<Logger, "info">,
+  exchange: Exchange,
+): void {
+  const { req, res, info } = exchange;
+  const seconds = Number(process.hrtime.bigint() - exchange.started) / 1e9;
+  const resource = info.kind === "resource" ? info.resource : "";
+  const subresource = info.kind === "resource" ? info.subresource : "";
+  deps.metrics.observeRequest(info.verb, resource, subresource, res.statusCode, seconds);
+  httpLog.info("HTTP", {
+    verb: info.verb,
+    uri: req.url,
+    status: res.statusCode,
+    latency: `${(seconds * 1000).toFixed(2)}ms`,
+    userAgent: req.headers["user-agent"],
+  });
+}
+
+/**
+ * Upstream's `tooManyRequests` in the max-in-flight filter: `Retry-After: 1` and Go's
+ * `http.Error` answer, a plain-text line rather than a Status.
+ */
+function writeTooManyRequests(res: ServerResponse): void {
+  res.setHeader("Retry-After", String(maxInFlightRetryAfterSeconds));
+  writeText(res, 429, `${maxInFlightMessage}\n`);
 }
 
 async function serveResource(deps: HandlerDeps, scope: RequestScope): Promise<void> {
@@ -183,9 +259,10 @@ async function serveNonResource(
   openapi: OpenApiDocuments,
   req: IncomingMessage,
   res: ServerResponse,
-  url: URL,
+  pathname: string,
+  query: URLSearchParams,
 ): Promise<void> {
-  const path = url.pathname.replace(/\/+$/, "") || "/";
+  const path = pathname.replace(/\/+$/, "") || "/";
   if (req.method !== "GET" && req.method !== "HEAD") throw methodNotAllowed();
   const accept = parseAccept(req.headers.accept);
   switch (path) {
@@ -248,7 +325,7 @@ async function serveNonResource(
   if (path.startsWith("/openapi/v3/")) {
     const doc = openapi.document(path.slice("/openapi/v3/".length));
     if (doc === undefined) throw pathNotFound();
-    const immutable = url.searchParams.get("hash") === doc.hash;
+    const immutable = query.get("hash") === doc.hash;
     res.setHeader("ETag", `"${doc.hash}"`);
     if (immutable) res.setHeader("Cache-Control", "public, immutable");
     res.setHeader("Content-Type", "application/json");

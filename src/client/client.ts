@@ -200,6 +200,14 @@ export interface DeleteOptions extends RequestOptions {
   readonly dryRun?: boolean;
 }
 
+/** Options of `deleteCollection`: which objects (as `list` selects them) and how to delete each. */
+export interface DeleteCollectionOptions extends DeleteOptions {
+  /** `app=web,tier!=db`: only objects with matching labels. @default every object */
+  readonly labelSelector?: string;
+  /** `metadata.name!=keep`: only objects with matching fields. @default every object */
+  readonly fieldSelector?: string;
+}
+
 /**
  * An object as callers hand it in: their own copy or one read from a cache. Inputs do not drive
  * type inference: name the kind (`client.create<Pod>(podsResource, pod)`) to check the input and
@@ -306,6 +314,33 @@ export interface Client {
     name: string,
     options?: DeleteOptions,
   ): Promise<T | undefined>;
+
+  /**
+   * DELETE a collection: every object of `resource` in `namespace` that the selectors match is
+   * deleted as `delete` would delete it (finalizers and grace periods still apply). A namespaced
+   * resource needs a namespace. Resolves once the server has answered; 405 MethodNotAllowed when
+   * the resource does not serve `deletecollection`. Safe to repeat.
+   */
+  deleteCollection(
+    resource: ResourceRef,
+    namespace: string | undefined,
+    options?: DeleteCollectionOptions,
+  ): Promise<void>;
+
+  /**
+   * PUT a subresource with a whole object (`namespaces/NAME/finalize`, `deployments/NAME/scale`)
+   * and return what the server answers (for `scale` a Scale, for `finalize` the Namespace). The
+   * object's `metadata.resourceVersion`, when set, is a precondition as on `update`; its
+   * namespace and name must match the call's.
+   */
+  updateSubresource<T extends KubeObject = KubeObject>(
+    resource: ResourceRef,
+    namespace: string | undefined,
+    name: string,
+    subresource: string,
+    object: ObjectInput<KubeObject>,
+    options?: WriteOptions,
+  ): Promise<T>;
 
   /**
    * POST to a subresource (`pods/binding`, `pods/eviction`) and return the response body

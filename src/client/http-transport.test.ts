@@ -3,10 +3,18 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
-import { ApiError, type ConfigMap, type KubeObject, type Node, type Pod } from "../api/index.ts";
+import {
+  ApiError,
+  type ConfigMap,
+  type KubeObject,
+  type Namespace,
+  type Node,
+  type Pod,
+} from "../api/index.ts";
 import { type ClusterHarness, startClusterHarness } from "../testing/cluster-harness.ts";
 import {
   configMapsResource,
+  deploymentsResource,
   namespacesResource,
   nodesResource,
   type PatchType,
@@ -331,6 +339,95 @@ describe("HTTP client round trips", { timeout: 60_000 }, () => {
       summary(await rejection(harness.client.get(podsResource, "default", name)))[0],
       404,
     );
+  });
+
+  test("Client.updateSubresource: PUT namespaces/NAME/finalize changes spec.finalizers, a stale one is 409", async () => {
+    const name = unique("ns");
+    const created = await harness.client.create<Namespace>(namespacesResource, {
+      metadata: { name },
+      spec: { finalizers: ["example.com/hold"] },
+    });
+    const finalized = await harness.client.updateSubresource<Namespace>(
+      namespacesResource,
+      undefined,
+      name,
+      "finalize",
+      { ...created, spec: { finalizers: ["kubernetes"] } },
+    );
+    const stale = await rejection(
+      harness.client.updateSubresource(namespacesResource, undefined, name, "finalize", created),
+    );
+    assert.deepEqual(
+      {
+        finalizers: finalized.spec?.finalizers,
+        stored: (await harness.client.get<Namespace>(namespacesResource, undefined, name)).spec
+          ?.finalizers,
+        stale: summary(stale).slice(0, 2),
+      },
+      { finalizers: ["kubernetes"], stored: ["kubernetes"], stale: [409, "Conflict"] },
+    );
+  });
+
+  test("Client.updateSubresource: PUT deployments/NAME/scale answers the Scale", async () => {
+    const name = unique("deploy");
+    await harness.client.create(deploymentsResource, {
+      metadata: { name, namespace: "default" },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: name } },
+        template: {
+          metadata: { labels: { app: name } },
+          spec: { containers: [{ name: "c", image: "busybox" }] },
+        },
+      },
+    });
+    const scale = await harness.client.updateSubresource(
+      deploymentsResource,
+      "default",
+      name,
+      "scale",
+      {
+        apiVersion: "autoscaling/v1",
+        kind: "Scale",
+        metadata: { name, namespace: "default" },
+        spec: { replicas: 3 },
+      },
+    );
+    const deployment = await harness.client.get<KubeObject & { spec: { replicas: number } }>(
+      deploymentsResource,
+      "default",
+      name,
+    );
+    assert.deepEqual(
+      [
+        scale.kind,
+        (scale as KubeObject & { spec: { replicas: number } }).spec.replicas,
+        deployment.spec.replicas,
+      ],
+      ["Scale", 3, 3],
+    );
+  });
+
+  test("Client.deleteCollection: deletes only what the selectors match", async () => {
+    const app = unique("app");
+    const cm = (name: string, labels: Record<string, string>): ConfigMap => ({
+      metadata: { name, namespace: "default", labels },
+    });
+    await harness.client.create(configMapsResource, cm(`${app}-a`, { app, tier: "web" }));
+    await harness.client.create(configMapsResource, cm(`${app}-b`, { app, tier: "db" }));
+    await harness.client.create(configMapsResource, cm(`${app}-c`, { app, tier: "web" }));
+    await harness.client.deleteCollection(configMapsResource, "default", {
+      labelSelector: `app=${app},tier=web`,
+      fieldSelector: `metadata.name!=${app}-c`,
+    });
+    const left = await harness.client.list(configMapsResource, "default", {
+      labelSelector: `app=${app}`,
+    });
+    assert.deepEqual(left.items.map((item) => item.metadata.name).sort(), [`${app}-b`, `${app}-c`]);
+  });
+
+  test("Client.deleteCollection: a namespaced collection needs a namespace (TypeError, nothing sent)", async () => {
+    await assert.rejects(harness.client.deleteCollection(configMapsResource, undefined), TypeError);
   });
 
   const scopeCases = [

@@ -4,6 +4,7 @@ import { isStatus, type KubeObject } from "../api/index.ts";
 import { isPlainObject, type JsonObject } from "../util/index.ts";
 import type {
   Client,
+  DeleteCollectionOptions,
   DeleteOptions,
   ListOptions,
   ListResult,
@@ -305,23 +306,53 @@ export function newClient(options: HttpClientOptions): HttpClient {
       deleteOptions?: DeleteOptions,
     ): Promise<T | undefined> {
       const ns = scopedNamespace("delete", resource, namespace, true, name);
-      const wire: Record<string, unknown> = { kind: "DeleteOptions", apiVersion: "v1" };
-      if (deleteOptions?.gracePeriodSeconds !== undefined)
-        wire["gracePeriodSeconds"] = deleteOptions.gracePeriodSeconds;
-      if (deleteOptions?.propagationPolicy !== undefined)
-        wire["propagationPolicy"] = deleteOptions.propagationPolicy;
-      if (deleteOptions?.preconditions !== undefined)
-        wire["preconditions"] = deleteOptions.preconditions;
-      if (deleteOptions?.dryRun === true) wire["dryRun"] = ["All"];
       const body = await call(
         {
           method: "DELETE",
           path: pathOf({ resource, namespace: ns, name }),
-          body: JSON.stringify(wire),
+          body: JSON.stringify(deleteOptionsBody(deleteOptions)),
         },
         deleteOptions,
       );
       return isStatus(body) ? undefined : (body as T);
+    },
+
+    async deleteCollection(
+      resource: ResourceRef,
+      namespace: string | undefined,
+      deleteOptions?: DeleteCollectionOptions,
+    ): Promise<void> {
+      const ns = scopedNamespace("delete the collection of", resource, namespace, true);
+      const path =
+        pathOf({ resource, namespace: ns }) +
+        queryOf({
+          labelSelector: deleteOptions?.labelSelector,
+          fieldSelector: deleteOptions?.fieldSelector,
+        });
+      await call(
+        { method: "DELETE", path, body: JSON.stringify(deleteOptionsBody(deleteOptions)) },
+        deleteOptions,
+      );
+    },
+
+    async updateSubresource<T extends KubeObject>(
+      resource: ResourceRef,
+      namespace: string | undefined,
+      name: string,
+      subresource: string,
+      object: ObjectInput<KubeObject>,
+      write?: WriteOptions,
+    ): Promise<T> {
+      const ns = scopedNamespace(`update ${subresource} of`, resource, namespace, true, name);
+      const body = await call(
+        {
+          method: "PUT",
+          path: pathOf({ resource, namespace: ns, name, subresource }) + writeQuery(write),
+          body: JSON.stringify(object),
+        },
+        write,
+      );
+      return body as T;
     },
 
     async createSubresource(
@@ -358,6 +389,18 @@ export function newClient(options: HttpClientOptions): HttpClient {
     [Symbol.asyncDispose]: async (): Promise<void> => client.close(),
   };
   return client;
+}
+
+/** The `meta.k8s.io/v1` DeleteOptions body of a DELETE. */
+function deleteOptionsBody(options: DeleteOptions | undefined): Record<string, unknown> {
+  const wire: Record<string, unknown> = { kind: "DeleteOptions", apiVersion: "v1" };
+  if (options?.gracePeriodSeconds !== undefined)
+    wire["gracePeriodSeconds"] = options.gracePeriodSeconds;
+  if (options?.propagationPolicy !== undefined)
+    wire["propagationPolicy"] = options.propagationPolicy;
+  if (options?.preconditions !== undefined) wire["preconditions"] = options.preconditions;
+  if (options?.dryRun === true) wire["dryRun"] = ["All"];
+  return wire;
 }
 
 /** A list body as a ListResult; items get the resource's kind and apiVersion when they lack them. */

@@ -8,6 +8,7 @@ export {
   type Client,
   configMapsResource,
   customResourceDefinitionsResource,
+  type DeleteCollectionOptions,
   type DeleteOptions,
   daemonSetsResource,
   deploymentsResource,
@@ -49,6 +50,26 @@ export {
   isTooManyRequests,
   TransportError,
 } from "./errors.ts";
+// events: recorders, the broadcaster that writes them, and its correlator
+export {
+  type EventBroadcaster,
+  type EventBroadcasterDeps,
+  type EventBroadcasterOptions,
+  type EventRecorder,
+  type EventSource,
+  type EventType,
+  type FlushableEventRecorder,
+  newEventBroadcaster,
+  newEventRecorder,
+  referenceTo,
+} from "./events/broadcaster.ts";
+export {
+  type CorrelateResult,
+  type CorrelatorOptions,
+  combinedMessagePrefix,
+  EventCorrelator,
+  eventKey,
+} from "./events/correlator.ts";
 // HTTP transport and kubeconfig
 export { type HttpClient, type HttpClientOptions, newClient } from "./http-transport.ts";
 // informers, listers and indexers

@@ -8,6 +8,7 @@ import { join, resolve } from "node:path";
 import { builtInKinds, defaultTolerations, generateJobSelector, qosClassOf } from "../api/index.ts";
 import {
   ApiServer,
+  type ApiServerOptions,
   type Authenticator,
   newAnonymousAuthenticator,
   newTokenAuthenticator,
@@ -40,6 +41,16 @@ export interface AllInOneOptions {
   readonly progress?: (line: string) => void;
   /** The scheduler, controllers and emulated nodes to run beside the API server. @default none */
   readonly components?: ComponentsOptions;
+  /**
+   * Read-only requests served at once (`--max-requests-inflight`); more get a 429. 0: no limit.
+   * @default 400
+   */
+  readonly maxRequestsInFlight?: number;
+  /**
+   * Mutating requests served at once (`--max-mutating-requests-inflight`); 0: no limit.
+   * @default 200
+   */
+  readonly maxMutatingRequestsInFlight?: number;
 }
 
 /** A running control plane in one process. */
@@ -81,7 +92,7 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
     pki === undefined ? newAnonymousAuthenticator(token) : newTokenAuthenticator(token);
 
   const storage: Storage = await openStorage(options.storage, dataDir);
-  const apiServer = new ApiServer({
+  const apiServer = await newApiServerOrClose(storage, {
     storage,
     clock: systemClock,
     random: systemRandom,
@@ -91,6 +102,12 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
     qosClassOf: qosClassOf as never,
     defaultTolerations: defaultTolerations as never,
     generateJobSelector: generateJobSelector as never,
+    ...(options.maxRequestsInFlight === undefined
+      ? {}
+      : { maxRequestsInFlight: options.maxRequestsInFlight }),
+    ...(options.maxMutatingRequestsInFlight === undefined
+      ? {}
+      : { maxMutatingRequestsInFlight: options.maxMutatingRequestsInFlight }),
   });
   const stop = new AbortController();
   const { done } = await apiServer.start(stop.signal);
@@ -154,7 +171,7 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
       token,
       ...(pki === undefined ? {} : { ca: pki.caCertPem }),
     },
-    options.components ?? {},
+    { ...options.components, dataDir },
     options.logger,
     stopComponents.signal,
   );
@@ -181,4 +198,17 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
     close,
     [Symbol.asyncDispose]: close,
   };
+}
+
+/** The API server, or the storage closed again when its options are invalid (a RangeError). */
+async function newApiServerOrClose(
+  storage: Storage,
+  options: ApiServerOptions,
+): Promise<ApiServer> {
+  try {
+    return new ApiServer(options);
+  } catch (error: unknown) {
+    await storage.close();
+    throw error;
+  }
 }

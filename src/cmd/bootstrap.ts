@@ -1,5 +1,6 @@
 import type { KubeObject } from "../api/index.ts";
 import type { ApiServer } from "../apiserver/index.ts";
+import { leaderWorkerSetCrd } from "./crds/leader-worker-set.ts";
 
 const systemContext = {
   user: { username: "system:apiserver", groups: ["system:masters"] },
@@ -9,7 +10,10 @@ const systemContext = {
   subresource: "",
 };
 
-/** The objects every cluster starts with: system namespaces and priority classes. */
+/**
+ * The objects every cluster starts with: system namespaces, priority classes and the CRDs of
+ * the controllers gantry runs (LeaderWorkerSet). An object that exists is left as it is.
+ */
 export async function bootstrap(server: ApiServer): Promise<void> {
   const namespaces = server.store("", "v1", "namespaces");
   for (const name of ["default", "kube-system", "kube-public", "kube-node-lease"]) {
@@ -27,6 +31,8 @@ export async function bootstrap(server: ApiServer): Promise<void> {
     value: 2000001000,
     description: "Used for system critical pods that must not be moved from their current node.",
   });
+  const crds = server.store("apiextensions.k8s.io", "v1", "customresourcedefinitions");
+  await ensure(crds, "", leaderWorkerSetCrd() as KubeObject & { metadata: { name: string } });
 }
 
 async function ensure(

@@ -1,10 +1,18 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type HttpClient, newClient, newInformerFactory } from "../client/index.ts";
-import { newControllerManager } from "../controllers/index.ts";
-import { type ClusterConfig, NodeFleet, newKubeletServer } from "../kubelet/index.ts";
+import { type ControllerManagerOptions, newControllerManager } from "../controllers/index.ts";
+import {
+  type ClusterConfig,
+  type ControllerManagerSettings,
+  defaultControllerManagerSettings,
+  NodeFleet,
+  newCpuManagerAdmitHandlers,
+  newKubeletServer,
+} from "../kubelet/index.ts";
 import { defaultProfile, inTreeRegistry, newScheduler } from "../scheduler/index.ts";
 import { type Logger, systemClock, systemRandom } from "../util/index.ts";
+import { nodeCheckpointStores } from "./cpus-command.ts";
 
 /** Where the components find the API server: what a kubeconfig would tell them. */
 export interface Connection {
@@ -22,6 +30,8 @@ export interface ComponentsOptions {
   readonly scheduler?: boolean;
   /** Run the controller manager with every controller. @default false */
   readonly controllers?: boolean;
+  /** Kubelet state (`<dataDir>/nodes/<node>/cpu_manager_state`); in memory when absent. */
+  readonly dataDir?: string;
 }
 
 /** Running components: `done` settles once they all stopped after `signal` aborted. */
@@ -73,13 +83,18 @@ export async function startComponents(
   if (options.controllers === true) {
     const client = clientFor("kube-controller-manager");
     const informers = newInformerFactory(client, { clock: systemClock });
-    const manager = newControllerManager({
-      client,
-      informers,
-      clock: systemClock,
-      random: systemRandom,
-      logger: logger.with({ component: "controller-manager" }),
-    });
+    const manager = newControllerManager(
+      {
+        client,
+        informers,
+        clock: systemClock,
+        random: systemRandom,
+        logger: logger.with({ component: "controller-manager" }),
+      },
+      controllerManagerOptions(
+        options.cluster?.controllerManager ?? defaultControllerManagerSettings,
+      ),
+    );
     running.push(manager.start(signal), informers.start(signal));
   }
 
@@ -100,7 +115,15 @@ export async function startComponents(
     });
     fleet = new NodeFleet(
       { client, clock: systemClock, logger: logger.with({ component: "kubelet" }) },
-      { config: options.cluster, kubeletPort: (kubeletHttp.address() as AddressInfo).port },
+      {
+        config: options.cluster,
+        kubeletPort: (kubeletHttp.address() as AddressInfo).port,
+        admitHandlers: newCpuManagerAdmitHandlers(
+          options.dataDir === undefined
+            ? {}
+            : { checkpoints: nodeCheckpointStores(options.dataDir) },
+        ),
+      },
     );
     serve = newKubeletServer(fleet);
     const started = await fleet.start(signal);
@@ -116,4 +139,22 @@ export async function startComponents(
     await Promise.all(clients.map((client) => client[Symbol.asyncDispose]()));
   });
   return { fleet, done };
+}
+
+/** The cluster config's `controllerManager:` settings as the controllers' options. */
+export function controllerManagerOptions(
+  settings: ControllerManagerSettings,
+): ControllerManagerOptions {
+  return {
+    nodeLifecycle: {
+      nodeMonitorPeriodMs: settings.nodeMonitorPeriodMs,
+      nodeMonitorGracePeriodMs: settings.nodeMonitorGracePeriodMs,
+      nodeStartupGracePeriodMs: settings.nodeStartupGracePeriodMs,
+      evictionQps: settings.nodeEvictionRate,
+      secondaryEvictionQps: settings.secondaryNodeEvictionRate,
+      largeClusterThreshold: settings.largeClusterSizeThreshold,
+      unhealthyZoneThreshold: settings.unhealthyZoneThreshold,
+    },
+    podGc: { terminatedPodThreshold: settings.terminatedPodGcThreshold },
+  };
 }

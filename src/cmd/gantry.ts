@@ -9,12 +9,21 @@ import {
 } from "../kubelet/index.ts";
 import { newJsonLogger } from "../util/index.ts";
 import { plainHttpRefusal, startAllInOne } from "./all-in-one.ts";
+import { runCpusCommand } from "./cpus-command.ts";
+import { runNodeCommand } from "./node-command.ts";
 import { isLoopbackAddress } from "./tls.ts";
+import { runTopologyCommand } from "./topology-command.ts";
 
 const usage = `Usage: gantry <command> [options]
 
 Commands:
   up    Start the all-in-one control plane (API server on an embedded store)
+  node  fail NAME | recover NAME: take an emulated node's kubelet down or bring it back
+        (see 'gantry node --help')
+  cpus  take | allocate | compare: plan CPU pinning as the kubelet's static CPU manager
+        does it, on any topology (see 'gantry cpus --help')
+  topology  discover | presets | show: read this machine's CPU topology from sysfs as
+        cAdvisor does, list presets, show a topology (see 'gantry topology --help')
 
 Options for up:
   --data-dir DIR       Where state and the kubeconfig live (default ./.gantry)
@@ -154,6 +163,24 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case "up":
       await up(rest);
+      return;
+    case "node":
+      process.exitCode = await runNodeCommand(rest, {
+        out: (text) => process.stdout.write(text),
+        err: (text) => process.stderr.write(text),
+      });
+      return;
+    case "cpus":
+      process.exitCode = await runCpusCommand(rest, {
+        out: (text) => process.stdout.write(text),
+        err: (text) => process.stderr.write(text),
+      });
+      return;
+    case "topology":
+      process.exitCode = await runTopologyCommand(rest, {
+        out: (text) => process.stdout.write(text),
+        err: (text) => process.stderr.write(text),
+      });
       return;
     case undefined:
     case "help":

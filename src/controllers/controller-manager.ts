@@ -4,27 +4,50 @@
  */
 import type { Client, InformerFactory } from "../client/index.ts";
 import type { Clock, Logger, Random } from "../util/index.ts";
+import { newDaemonSetController } from "./daemon-set/index.ts";
 import { newDeploymentController } from "./deployment/index.ts";
 import {
   type Controller,
-  type FlushableEventRecorder,
-  newEventRecorder,
+  type EventBroadcaster,
+  type EventRecorder,
+  newEventBroadcaster,
 } from "./framework/index.ts";
 import { newGarbageCollector } from "./garbage-collector/index.ts";
+import { newJobController, newTtlAfterFinishedController } from "./job/index.ts";
+import { newLeaderWorkerSetController } from "./leader-worker-set/index.ts";
 import { newNamespaceController } from "./namespace/index.ts";
+import {
+  type NodeLifecycleControllerOptions,
+  newNodeLifecycleController,
+  newPodGcController,
+  newTaintEvictionController,
+  type PodGcControllerOptions,
+} from "./node-lifecycle/index.ts";
 import {
   newReplicaSetController,
   replicaSetKind,
   replicationControllerKind,
 } from "./replica-set/index.ts";
+import { newStatefulSetController } from "./stateful-set/index.ts";
 
-/** The controllers this component provides, by their kube-controller-manager names. */
+/**
+ * The controllers this component provides, by the names kube-controller-manager's
+ * `--controllers` flag accepts (the short aliases where upstream has one).
+ */
 export const controllerNames = [
   "garbagecollector",
   "namespace",
   "replicaset",
   "replicationcontroller",
   "deployment",
+  "statefulset",
+  "daemonset",
+  "job",
+  "ttl-after-finished",
+  "nodelifecycle",
+  "taint-eviction-controller",
+  "podgc",
+  "leaderworkerset",
 ] as const;
 
 export type ControllerName = (typeof controllerNames)[number];
@@ -41,10 +64,19 @@ export interface ControllerManagerDeps {
 export interface ControllerManagerOptions {
   /** Which controllers to run. @default every name in `controllerNames` */
   readonly controllers?: readonly ControllerName[];
-  /** Workers per controller. @default upstream's: 5 for workloads, 10 namespace, 20 GC */
+  /**
+   * Workers per controller. @default upstream's --concurrent-*-syncs: 5 replicaset,
+   * replicationcontroller, deployment, statefulset, job, ttl-after-finished; 2 daemonset;
+   * 10 namespace; 20 garbagecollector; 8 nodelifecycle and taint-eviction-controller (upstream's
+   * fixed worker counts); 2 podgc
+   */
   readonly workers?: Partial<Readonly<Record<ControllerName, number>>>;
   /** The `source.host` of recorded events. @default "" */
   readonly host?: string;
+  /** The node lifecycle controller's --node-* settings. @default upstream's */
+  readonly nodeLifecycle?: Omit<NodeLifecycleControllerOptions, "workers">;
+  /** The pod garbage collector's settings. @default upstream's */
+  readonly podGc?: Omit<PodGcControllerOptions, "workers">;
 }
 
 export interface ControllerManager {
@@ -55,12 +87,22 @@ export interface ControllerManager {
   flushEvents(): Promise<void>;
 }
 
+/** The `source.component` of each controller's events, as upstream's recorders name it. */
 const components: Readonly<Record<ControllerName, string>> = {
   garbagecollector: "garbage-collector-controller",
   namespace: "namespace-controller",
   replicaset: "replicaset-controller",
   replicationcontroller: "replication-controller",
   deployment: "deployment-controller",
+  statefulset: "statefulset-controller",
+  daemonset: "daemonset-controller",
+  job: "job-controller",
+  "ttl-after-finished": "ttl-after-finished-controller",
+  nodelifecycle: "node-controller",
+  "taint-eviction-controller": "taint-eviction-controller",
+  // lws's manager records as "leaderworkerset" (mgr.GetEventRecorderFor).
+  leaderworkerset: "leaderworkerset",
+  podgc: "pod-garbage-collector",
 };
 
 export function newControllerManager(
@@ -74,58 +116,71 @@ export function newControllerManager(
       `Cannot start controllers ${JSON.stringify(unknown)}: known controllers are ${controllerNames.join(", ")}`,
     );
   }
-  const recorders: FlushableEventRecorder[] = [];
-  const recorder = (name: ControllerName): FlushableEventRecorder => {
-    const r = newEventRecorder(
-      { client: deps.client, clock: deps.clock, logger: deps.logger },
-      { component: components[name], host: options.host ?? "" },
-    );
-    recorders.push(r);
-    return r;
+  // A broadcaster (queue, correlator, writer) per controller, as upstream's controllers each
+  // make their own, recording under the controller's component name.
+  const broadcasters: EventBroadcaster[] = [];
+  const recorder = (name: ControllerName): EventRecorder => {
+    const broadcaster = newEventBroadcaster({
+      client: deps.client,
+      clock: deps.clock,
+      logger: deps.logger,
+    });
+    broadcasters.push(broadcaster);
+    return broadcaster.recorder({ component: components[name], host: options.host ?? "" });
   };
-  const workers = (name: ControllerName): number | undefined => options.workers?.[name];
   const base = { client: deps.client, informers: deps.informers, clock: deps.clock };
-  const controllers = new Map<ControllerName, Controller>();
-  for (const name of names) {
+  const build = (name: ControllerName): Controller => {
     const logger = deps.logger;
     const events = recorder(name);
-    const w = workers(name);
+    const w = options.workers?.[name];
     const common = w === undefined ? {} : { workers: w };
     switch (name) {
       case "garbagecollector":
-        controllers.set(name, newGarbageCollector({ ...base, logger, events }, common));
-        break;
+        return newGarbageCollector({ ...base, logger, events }, common);
       case "namespace":
-        controllers.set(name, newNamespaceController({ ...base, logger, events }, common));
-        break;
+        return newNamespaceController({ ...base, logger, events }, common);
       case "replicaset":
-        controllers.set(
-          name,
-          newReplicaSetController({ ...base, logger, events }, { ...common, kind: replicaSetKind }),
+        return newReplicaSetController(
+          { ...base, logger, events },
+          { ...common, kind: replicaSetKind },
         );
-        break;
       case "replicationcontroller":
-        controllers.set(
-          name,
-          newReplicaSetController(
-            { ...base, logger, events },
-            { ...common, kind: replicationControllerKind },
-          ),
+        return newReplicaSetController(
+          { ...base, logger, events },
+          { ...common, kind: replicationControllerKind },
         );
-        break;
       case "deployment":
-        controllers.set(name, newDeploymentController({ ...base, logger, events }, common));
-        break;
+        return newDeploymentController({ ...base, logger, events }, common);
+      case "statefulset":
+        return newStatefulSetController({ ...base, logger, events }, common);
+      case "daemonset":
+        return newDaemonSetController({ ...base, logger, events }, common);
+      case "job":
+        return newJobController({ ...base, logger, events }, common);
+      case "ttl-after-finished":
+        return newTtlAfterFinishedController({ ...base, logger }, common);
+      case "nodelifecycle":
+        return newNodeLifecycleController(
+          { ...base, logger, events },
+          { ...options.nodeLifecycle, ...common },
+        );
+      case "taint-eviction-controller":
+        return newTaintEvictionController({ ...base, logger, events }, common);
+      case "podgc":
+        return newPodGcController({ ...base, logger }, { ...options.podGc, ...common });
+      case "leaderworkerset":
+        return newLeaderWorkerSetController({ ...base, logger, events }, common);
     }
-  }
+  };
+  const controllers = new Map<ControllerName, Controller>(names.map((n) => [n, build(n)]));
   return {
     controllers,
     async start(signal) {
       await Promise.all([...controllers.values()].map((c) => c.start(signal)));
-      await Promise.all(recorders.map((r) => r.flush()));
+      await Promise.all(broadcasters.map((b) => b.shutdown()));
     },
     async flushEvents() {
-      await Promise.all(recorders.map((r) => r.flush()));
+      await Promise.all(broadcasters.map((b) => b.flush()));
     },
   };
 }

@@ -26,6 +26,7 @@ export {
   TerminalError,
 } from "./framework/index.ts";
 export { newGarbageCollector } from "./garbage-collector/index.ts";
+export { newLeaderWorkerSetController } from "./leader-worker-set/index.ts";
 export { finalizeByUpdate, newNamespaceController } from "./namespace/index.ts";
 export {
   newReplicaSetController,

@@ -4,6 +4,7 @@ import type { Event } from "../api/index.ts";
 import { eventsResource } from "../client/index.ts";
 import { type ClusterHarness, FakeClock, makePod, startClusterHarness } from "../testing/index.ts";
 import { discardLogger } from "../util/index.ts";
+import { ConcurrencyLimit } from "./concurrency-limit.ts";
 import { ApiEventRecorder, truncateMessage } from "./event-recorder.ts";
 
 let harness: ClusterHarness;
@@ -74,4 +75,22 @@ test("truncateMessage: cuts long messages to 1024 characters ending in ' ...'", 
   const cut = truncateMessage("x".repeat(2000));
   assert.deepEqual([cut.length, cut.slice(-4)], [1024, " ..."]);
   assert.equal(truncateMessage("short"), "short");
+});
+
+test("ApiEventRecorder.event: with a limit, writes beyond maxQueued waiting are dropped", async () => {
+  const recorder = new ApiEventRecorder({
+    client: harness.client,
+    clock: new FakeClock(new Date("2026-03-01T10:00:00Z")),
+    logger: discardLogger,
+    limit: new ConcurrencyLimit(1),
+    maxQueued: 1,
+  });
+  for (const name of ["limited-a", "limited-b", "limited-c"]) {
+    recorder.event(makePod(name).obj(), "Normal", "Scheduled", "Binding", `assigned ${name}`);
+  }
+  await recorder.flush();
+  const written = await Promise.all(
+    ["limited-a", "limited-b", "limited-c"].map(async (name) => (await eventsFor(name)).length),
+  );
+  assert.deepEqual(written, [1, 1, 0]);
 });

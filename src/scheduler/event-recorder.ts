@@ -7,6 +7,7 @@
 import type { Event, KubeObject } from "../api/index.ts";
 import { type Client, eventsResource, isNotFound } from "../client/index.ts";
 import { type Clock, type DeepReadonly, type Logger, rfc3339 } from "../util/index.ts";
+import type { ConcurrencyLimit } from "./concurrency-limit.ts";
 import type { EventRecorder } from "./framework/index.ts";
 
 /** Longer messages are cut to this many characters (upstream's note length limit). */
@@ -22,6 +23,14 @@ export interface ApiEventRecorderOptions {
   readonly component?: string;
   /** `reportingInstance`. @default the component */
   readonly instance?: string;
+  /** Bounds the event writes in flight (shared by recorders). @default unbounded */
+  readonly limit?: ConcurrencyLimit;
+  /**
+   * With `limit`: a new event is dropped (and logged at verbosity 2) while this many writes wait
+   * for a turn, as client-go's broadcaster drops events once its queue of 1,000 is full.
+   * @default 1000
+   */
+  readonly maxQueued?: number;
 }
 
 interface Series {
@@ -45,6 +54,8 @@ export class ApiEventRecorder implements EventRecorder {
   readonly #logger: Logger;
   readonly #component: string;
   readonly #instance: string;
+  readonly #limit: ConcurrencyLimit | undefined;
+  readonly #maxQueued: number;
   readonly #series = new Map<string, Series>();
   readonly #inFlight = new Set<Promise<void>>();
   #seq = 0;
@@ -55,6 +66,12 @@ export class ApiEventRecorder implements EventRecorder {
     this.#logger = options.logger;
     this.#component = options.component ?? "default-scheduler";
     this.#instance = options.instance ?? this.#component;
+    this.#limit = options.limit;
+    this.#maxQueued = options.maxQueued ?? 1000;
+  }
+
+  #write<T>(call: () => Promise<T>): Promise<T> {
+    return this.#limit === undefined ? call() : this.#limit.run(call);
   }
 
   event(
@@ -64,6 +81,13 @@ export class ApiEventRecorder implements EventRecorder {
     action: string,
     message: string,
   ): void {
+    if (this.#limit !== undefined && this.#limit.waiting >= this.#maxQueued) {
+      this.#logger.v(2).info("Dropping event: too many event writes waiting", {
+        reason,
+        object: regarding.metadata.name,
+      });
+      return;
+    }
     const text = truncateMessage(message);
     const key = [regarding.metadata.uid ?? "", type, reason, text].join("\u0000");
     const now = this.#clock.now().getTime();
@@ -153,15 +177,17 @@ export class ApiEventRecorder implements EventRecorder {
       reportingComponent: this.#component,
       reportingInstance: this.#instance,
     };
-    await this.#client.create(eventsResource, event);
+    await this.#write(() => this.#client.create(eventsResource, event));
   }
 
   async #bump(series: Series, count: number, now: number): Promise<void> {
     try {
-      await this.#client.patch(eventsResource, series.namespace, series.name, "merge", {
-        count,
-        lastTimestamp: rfc3339(new Date(now)),
-      });
+      await this.#write(() =>
+        this.#client.patch(eventsResource, series.namespace, series.name, "merge", {
+          count,
+          lastTimestamp: rfc3339(new Date(now)),
+        }),
+      );
     } catch (error: unknown) {
       // The first event was never written or is gone: the next repeat starts a new series.
       if (!isNotFound(error)) throw error;

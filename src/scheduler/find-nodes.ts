@@ -69,6 +69,8 @@ function passFilters(
   const feasible: NodeInfo[] = [];
   const start = selection.nextStartNodeIndex % Math.max(total, 1);
   const filters = fw.activeFilterPlugins(state);
+  // Without nominated pods anywhere, each node needs one Filter pass and no lookup.
+  const withNominated = fw.hasNominatedPods();
   let processed = 0;
   for (let i = 0; i < total && feasible.length < wanted; i++) {
     const nodeInfo = nodes[(start + i) % total] as NodeInfo;
@@ -77,7 +79,9 @@ function passFilters(
       feasible.push(nodeInfo);
       continue;
     }
-    const status = fw.runFilterPluginsWithNominatedPods(state, pod, nodeInfo, filters);
+    const status = withNominated
+      ? fw.runFilterPluginsWithNominatedPods(state, pod, nodeInfo, filters)
+      : fw.runFilterPlugins(state, pod, nodeInfo, filters);
     if (isSuccess(status)) {
       feasible.push(nodeInfo);
     } else if (isRejected(status)) {

@@ -159,12 +159,11 @@ async function bindingCycle(
   }
   // From here on failures mean backoff, not "unschedulable": the attempt is over for the queue.
   ctx.queue.done(uid);
-  const preBound = await fw.runPreBindPlugins(state, assumed, host);
-  if (!isSuccess(preBound)) {
-    await fail(preBound);
-    return;
-  }
-  const bound = await fw.runBindPlugins(state, assumed, host);
+  // PreBind and Bind talk to the API: they wait for a turn among the scheduler's calls in flight.
+  const bound = await ctx.apiCalls.run(async () => {
+    const preBound = await fw.runPreBindPlugins(state, assumed, host);
+    return isSuccess(preBound) ? fw.runBindPlugins(state, assumed, host) : preBound;
+  });
   if (!isSuccess(bound)) {
     await fail(
       bound.code === "Skip"

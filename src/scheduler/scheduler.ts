@@ -18,12 +18,14 @@ import {
 } from "../client/index.ts";
 import type { Clock, Logger, Random } from "../util/index.ts";
 import { SchedulerCache, Snapshot } from "./cache/index.ts";
+import { ConcurrencyLimit } from "./concurrency-limit.ts";
 import { newNodeEventHandler, newPodEventHandler } from "./event-handlers.ts";
 import { ApiEventRecorder } from "./event-recorder.ts";
 import type { Profile, Registry, SchedulerListers } from "./framework/index.ts";
 import { type QueueProfile, SchedulingQueue } from "./queue/index.ts";
 import { Framework } from "./runtime/index.ts";
 import { type SchedulerContext, scheduleOne } from "./schedule-one.ts";
+import { SchedulingSlice } from "./slice.ts";
 
 /** The field selector of the scheduler's pod informer: terminal pods hold no resources. */
 export const nonTerminalPodsSelector = "status.phase!=Succeeded,status.phase!=Failed";
@@ -52,6 +54,16 @@ export interface SchedulerOptions {
   readonly percentageOfNodesToScore?: number;
   /** `reportingInstance` of the scheduler's events. @default the profile's scheduler name */
   readonly instance?: string;
+  /**
+   * How long the scheduler may run cycles back to back before it lets the rest of the process
+   * (informer events, binding responses, an in-process API server) have the event loop; see
+   * `SchedulingSlice`. @default 20
+   */
+  readonly schedulingSliceMs?: number;
+  /** Bindings and status patches in flight at most (see `ConcurrencyLimit`). @default 16 */
+  readonly maxConcurrentApiCalls?: number;
+  /** Event writes in flight at most, over all profiles. @default 16 */
+  readonly maxConcurrentEventWrites?: number;
 }
 
 export interface Scheduler {
@@ -87,9 +99,11 @@ export function newScheduler(deps: SchedulerDeps, options: SchedulerOptions = {}
     },
     start: (signal) => deps.informers.start(signal),
     waitForSync: (signal) => deps.informers.waitForSync(signal),
+    stop: (resource, scope) => deps.informers.stop(resource, scope),
   };
   const frameworks = new Map<string, Framework>();
   const recorders: ApiEventRecorder[] = [];
+  const eventWrites = new ConcurrencyLimit(options.maxConcurrentEventWrites ?? 16);
   for (const profile of deps.profiles) {
     const recorder = new ApiEventRecorder({
       client: deps.client,
@@ -97,6 +111,7 @@ export function newScheduler(deps: SchedulerDeps, options: SchedulerOptions = {}
       logger,
       component: profile.schedulerName,
       instance: options.instance ?? profile.schedulerName,
+      limit: eventWrites,
     });
     recorders.push(recorder);
     const fw = new Framework(deps.registry, profile, {
@@ -109,6 +124,7 @@ export function newScheduler(deps: SchedulerDeps, options: SchedulerOptions = {}
       logger: logger.with({ profile: profile.schedulerName }),
       snapshot: () => snapshot,
       nominatedPodsForNode: (node) => queue?.nominator.nominatedPodsForNode(node) ?? [],
+      hasNominatedPods: () => queue?.nominator.isEmpty === false,
       activate: (pods) => queue?.activate(pods),
       queueClusterEvent: (event, oldObj, newObj) =>
         queue?.moveAllToActiveOrBackoffQueue(event, oldObj, newObj),
@@ -155,6 +171,7 @@ export function newScheduler(deps: SchedulerDeps, options: SchedulerOptions = {}
     logger,
     livePod: (namespace, name) => listers.pod(namespace, name),
     background: new Set(),
+    apiCalls: new ConcurrencyLimit(options.maxConcurrentApiCalls ?? 16),
     selection: {
       nextStartNodeIndex: 0,
       percentageOfNodesToScore: options.percentageOfNodesToScore ?? 0,
@@ -190,7 +207,7 @@ export function newScheduler(deps: SchedulerDeps, options: SchedulerOptions = {}
         const synced = await Promise.all(toSync.map((i) => i.waitForSync(signal)));
         if (synced.every(Boolean)) {
           logger.info("Scheduler started", { profiles: [...frameworks.keys()] });
-          await loop(ctx, signal);
+          await loop(ctx, signal, new SchedulingSlice(deps.clock, options.schedulingSliceMs));
         }
       } finally {
         schedulingQueue.close();
@@ -208,11 +225,23 @@ function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-async function loop(ctx: SchedulerContext, signal: AbortSignal): Promise<void> {
+/**
+ * Pops and schedules pods until `signal` aborts: cycles run back to back until the slice is used
+ * up, then the loop yields to the event loop; an empty queue yields too, as `pop` waits for an
+ * informer event.
+ */
+async function loop(
+  ctx: SchedulerContext,
+  signal: AbortSignal,
+  slice: SchedulingSlice,
+): Promise<void> {
   while (!signal.aborted) {
     const info = await ctx.queue.pop(signal);
     if (info === undefined) return;
     await scheduleOne(ctx, info);
-    await yieldToEventLoop();
+    if (slice.cycleDone()) {
+      await yieldToEventLoop();
+      slice.restart();
+    }
   }
 }

@@ -9,6 +9,7 @@ import { type Pod, podCondition } from "../api/index.ts";
 import { type Client, isNotFound, podsResource } from "../client/index.ts";
 import { type Clock, type DeepReadonly, type Logger, type Random, rfc3339 } from "../util/index.ts";
 import type { SchedulerCache, Snapshot } from "./cache/index.ts";
+import type { ConcurrencyLimit } from "./concurrency-limit.ts";
 import { truncateMessage } from "./event-recorder.ts";
 import type { NodeSelection } from "./find-nodes.ts";
 import {
@@ -37,6 +38,8 @@ export interface SchedulerContext {
   readonly livePod: (namespace: string, name: string) => DeepReadonly<Pod> | undefined;
   /** Binding cycles and status writes still running. */
   readonly background: Set<Promise<void>>;
+  /** Bounds the bindings and status patches in flight. */
+  readonly apiCalls: ConcurrencyLimit;
   readonly selection: NodeSelection;
 }
 
@@ -137,9 +140,11 @@ export async function handleSchedulingFailure(
   const patch = failureStatusPatch(livePod, reason, message, nominatingInfo, ctx.clock.now());
   if (patch === undefined || cached === undefined) return;
   try {
-    await ctx.client.patch(podsResource, namespace, name, "strategic", patch, {
-      subresource: "status",
-    });
+    await ctx.apiCalls.run(() =>
+      ctx.client.patch(podsResource, namespace, name, "strategic", patch, {
+        subresource: "status",
+      }),
+    );
   } catch (error: unknown) {
     if (!isNotFound(error))
       ctx.logger.error("Error updating pod", { pod: info.podInfo.key, error });

@@ -1,6 +1,10 @@
 export { DaemonSetBuilder, makeDaemonSet } from "./builders/daemon-set-builder.ts";
 export { DeploymentBuilder, makeDeployment } from "./builders/deployment-builder.ts";
 export { JobBuilder, makeJob } from "./builders/job-builder.ts";
+export {
+  LeaderWorkerSetBuilder,
+  makeLeaderWorkerSet,
+} from "./builders/leader-worker-set-builder.ts";
 export { makeNode, NodeBuilder } from "./builders/node-builder.ts";
 export { type AffinityTermOptions, makePod, PodBuilder } from "./builders/pod-builder.ts";
 export { makeReplicaSet, ReplicaSetBuilder } from "./builders/replica-set-builder.ts";

@@ -8,7 +8,8 @@ import {
   serializePathElement,
 } from "./path-element.ts";
 
-interface ChildNode {
+/** A path element and the set of paths below it. */
+export interface ChildNode {
   readonly pe: PathElement;
   readonly set: FieldSet;
 }
@@ -59,6 +60,24 @@ export class FieldSet {
     const children: ChildNode[] = [];
     for (const { pe, rest } of below.values()) children.push({ pe, set: FieldSet.fromPaths(rest) });
     return FieldSet.#make(sortUnique(members), children.sort(byElement));
+  }
+
+  /**
+   * The set whose top level has `members` plus, below each child's element, that child's set: in
+   * any order, repeats allowed (repeated children are united). Takes ownership of both arrays.
+   * Builds in one pass what `fromPaths` builds by grouping whole paths.
+   */
+  static fromParts(members: PathElement[], children: ChildNode[]): FieldSet {
+    if (members.length === 0 && children.length === 0) return FieldSet.#empty;
+    const kept = children.filter((c) => !c.set.isEmpty()).sort(byElement);
+    const merged: ChildNode[] = [];
+    for (const child of kept) {
+      const last = merged[merged.length - 1];
+      if (last !== undefined && comparePathElements(last.pe, child.pe) === 0) {
+        merged[merged.length - 1] = { pe: last.pe, set: last.set.union(child.set) };
+      } else merged.push(child);
+    }
+    return FieldSet.#make(sortUnique(members), merged);
   }
 
   static #make(members: readonly PathElement[], children: readonly ChildNode[]): FieldSet {
@@ -319,7 +338,8 @@ function zipChildren(
 
 /** Decodes one level of the trie: whether the level is itself a member, and its contents. */
 function decodeLevel(fields: Record<string, unknown>): { member: boolean; set?: FieldSet } {
-  const paths: Path[] = [];
+  const members: PathElement[] = [];
+  const children: ChildNode[] = [];
   let member = false;
   for (const [name, child] of Object.entries(fields)) {
     if (name === ".") {
@@ -330,10 +350,10 @@ function decodeLevel(fields: Record<string, unknown>): { member: boolean; set?: 
     if (!isPlainObject(child)) throw new SyntaxError(`FieldsV1 entry "${name}" must be an object`);
     if (pe === undefined) continue;
     const below = decodeLevel(child);
-    if (below.member) paths.push([pe]);
-    if (below.set !== undefined) for (const p of below.set.paths()) paths.push([pe, ...p]);
+    if (below.member) members.push(pe);
+    if (below.set !== undefined) children.push({ pe, set: below.set });
   }
   // A level with nothing below it (`{}`, `{".":{}}`, or only unknown keys) is a member.
-  const set = FieldSet.fromPaths(paths);
+  const set = FieldSet.fromParts(members, children);
   return set.isEmpty() ? { member: true } : { member, set };
 }

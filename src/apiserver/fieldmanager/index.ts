@@ -16,6 +16,8 @@ export {
   applyConfiguration,
   beforeFirstApplyManager,
   defaultIgnoredFields,
+  type FieldManager,
+  newFieldManager,
   strippedFields,
   type UpdateManagedFieldsInput,
   updateManagedFields,

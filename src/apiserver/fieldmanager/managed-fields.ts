@@ -116,7 +116,10 @@ interface Engine {
  * `UpdateNoErrors`, it then returns no entries.
  */
 export function updateManagedFields(input: UpdateManagedFieldsInput): ManagedFieldsEntry[] {
-  const engine = engineOf(input);
+  return updateWith(engineOf(input, newTypeResolver(input.schema)), input);
+}
+
+function updateWith(engine: Engine, input: UpdateManagedFieldsInput): ManagedFieldsEntry[] {
   const subresource = input.subresource ?? "";
   const requested = metadataOf(input.updated)?.["managedFields"];
   let managers: Managers;
@@ -149,7 +152,10 @@ export function updateManagedFields(input: UpdateManagedFieldsInput): ManagedFie
  * that annotation is kept in sync, as upstream does for `kubectl apply --server-side`.
  */
 export function applyConfiguration(input: ApplyConfigurationInput): ApplyResult {
-  const engine = engineOf(input);
+  return applyWith(engineOf(input, newTypeResolver(input.schema)), input);
+}
+
+function applyWith(engine: Engine, input: ApplyConfigurationInput): ApplyResult {
   const appliedMeta = metadataOf(input.applied);
   if (appliedMeta?.["managedFields"] !== undefined && appliedMeta["managedFields"] !== null) {
     throw badRequest("metadata.managedFields must be nil");
@@ -214,15 +220,47 @@ export function applyConfiguration(input: ApplyConfigurationInput): ApplyResult 
   return { object, managedFields };
 }
 
-function engineOf(input: {
-  readonly apiVersion: string;
-  readonly subresource?: string;
-  readonly time: string;
-  readonly schema: SchemaRoot;
-  readonly ignoredFields?: FieldSet;
-}): Engine {
+/**
+ * `updateManagedFields` and `applyConfiguration` with the schema types each resolves kept
+ * between calls: the API server holds one for its lifetime, so every write after the first of a
+ * kind skips resolving the kind's schema again.
+ */
+export interface FieldManager {
+  update(input: UpdateManagedFieldsInput): ManagedFieldsEntry[];
+  apply(input: ApplyConfigurationInput): ApplyResult;
+}
+
+/**
+ * A `FieldManager` whose resolved types are keyed by `SchemaRoot` object (held weakly): a schema
+ * must not be changed in place once used; a changed kind (a CRD update) brings a new root.
+ */
+export function newFieldManager(): FieldManager {
+  const resolvers = new WeakMap<SchemaRoot, TypeResolver>();
+  const resolverOf = (schema: SchemaRoot): TypeResolver => {
+    let resolver = resolvers.get(schema);
+    if (resolver === undefined) {
+      resolver = newTypeResolver(schema);
+      resolvers.set(schema, resolver);
+    }
+    return resolver;
+  };
   return {
-    resolver: newTypeResolver(input.schema),
+    update: (input) => updateWith(engineOf(input, resolverOf(input.schema)), input),
+    apply: (input) => applyWith(engineOf(input, resolverOf(input.schema)), input),
+  };
+}
+
+function engineOf(
+  input: {
+    readonly apiVersion: string;
+    readonly subresource?: string;
+    readonly time: string;
+    readonly ignoredFields?: FieldSet;
+  },
+  resolver: TypeResolver,
+): Engine {
+  return {
+    resolver,
     ignored: input.ignoredFields ?? defaultIgnoredFields(input.subresource),
     apiVersion: input.apiVersion,
     subresource: input.subresource ?? "",

@@ -85,18 +85,20 @@ export function compareStrings(a: string, b: string): number {
   return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
 }
 
+/** A value's place in structured-merge-diff's order of kinds. */
+function valueRank(v: Json): number {
+  if (typeof v === "number") return 0;
+  if (typeof v === "string") return 2;
+  if (typeof v === "boolean") return 3;
+  if (Array.isArray(v)) return 4;
+  if (v === null) return 6;
+  return 5;
+}
+
 /** structured-merge-diff's value order: floats, ints, strings, booleans, lists, maps, null. */
 export function compareValues(a: Json, b: Json): number {
-  const rank = (v: Json): number => {
-    if (typeof v === "number") return 0;
-    if (typeof v === "string") return 2;
-    if (typeof v === "boolean") return 3;
-    if (Array.isArray(v)) return 4;
-    if (v === null) return 6;
-    return 5;
-  };
-  const ra = rank(a);
-  const rb = rank(b);
+  const ra = valueRank(a);
+  const rb = valueRank(b);
   if (ra !== rb) return ra - rb;
   if (typeof a === "number" && typeof b === "number") {
     if (a !== b) return a < b ? -1 : 1;
@@ -132,6 +134,9 @@ export function compareValues(a: Json, b: Json): number {
   return 0;
 }
 
+/** The characters Go's encoder escapes inside strings (no `g` flag: `test` keeps no state). */
+const goEscaped = /[<>&\u2028\u2029]/;
+
 /** JSON as Go's encoding/json writes it: map keys sorted, `<`, `>`, `&`, U+2028/9 escaped. */
 export function goJson(v: Json): string {
   if (Array.isArray(v)) return `[${v.map(goJson).join(",")}]`;
@@ -139,7 +144,10 @@ export function goJson(v: Json): string {
     const keys = Object.keys(v).sort(compareStrings);
     return `{${keys.map((k) => `${goJson(k)}:${goJson(v[k] as Json)}`).join(",")}}`;
   }
-  return JSON.stringify(v).replace(/[<>&\u2028\u2029]/g, (c) => {
+  const text = JSON.stringify(v);
+  // Most keys and values need no HTML escaping: skip the replace (and its callback) for them.
+  if (typeof v !== "string" || !goEscaped.test(text)) return text;
+  return text.replace(/[<>&\u2028\u2029]/g, (c) => {
     return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
   });
 }

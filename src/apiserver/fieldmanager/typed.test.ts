@@ -173,6 +173,18 @@ const compareCases = [
     want: { added: "", removed: ".data.b", modified: "" },
   },
   {
+    name: "keys named like Object.prototype members are added as any other key",
+    lhs: { data: { a: "1" } },
+    rhs: { data: { a: "1", constructor: "x", toString: "y" } },
+    want: { added: ".data.constructor\n.data.toString", removed: "", modified: "" },
+  },
+  {
+    name: "keys named like Object.prototype members are removed as any other key",
+    lhs: { data: { constructor: "x", hasOwnProperty: "y" } },
+    rhs: { data: {} },
+    want: { added: "", removed: ".data.constructor\n.data.hasOwnProperty", modified: "" },
+  },
+  {
     name: "equal objects compare the same whatever the key order",
     lhs: { data: { a: "1", b: "2" } },
     rhs: { data: { b: "2", a: "1" } },

@@ -1,6 +1,6 @@
 import type { SchemaRoot } from "../../api/index.ts";
 import { isPlainObject, type Json } from "../../util/index.ts";
-import { FieldSet } from "./field-set.ts";
+import { type ChildNode, FieldSet } from "./field-set.ts";
 import {
   formatPath,
   formatPathElement,
@@ -166,9 +166,48 @@ export function listItemElement(
 }
 
 /**
+ * One level of a set being built: its members and the sets below its child elements. The arrays
+ * are made on first use, since most levels of most comparisons stay empty.
+ */
+class Level {
+  #members: PathElement[] | undefined;
+  #children: ChildNode[] | undefined;
+
+  member(pe: PathElement): void {
+    this.#members ??= [];
+    this.#members.push(pe);
+  }
+
+  /** Adds what `below` holds under `pe`, if anything. */
+  child(pe: PathElement, below: Level): void {
+    if (below.isEmpty()) return;
+    this.#children ??= [];
+    this.#children.push({ pe, set: below.toSet() });
+  }
+
+  isEmpty(): boolean {
+    return this.#members === undefined && this.#children === undefined;
+  }
+
+  toSet(): FieldSet {
+    return this.isEmpty()
+      ? FieldSet.empty()
+      : FieldSet.fromParts(this.#members ?? [], this.#children ?? []);
+  }
+}
+
+/** The three sets of a comparison, one level at a time. */
+class LevelDiff {
+  readonly added = new Level();
+  readonly removed = new Level();
+  readonly modified = new Level();
+}
+
+/**
  * Upstream's `Compare`: leaves that were added, removed or changed between `lhs` and `rhs`, plus
  * every container (struct, map, list item) that appeared or disappeared as a whole. Duplicate
- * list-map items are compared as one atomic value, as upstream does.
+ * list-map items are compared as one atomic value, as upstream does. The sets are built level by
+ * level as the walk returns, so no path is copied or grouped again.
  */
 export function compareValues(
   lhs: unknown,
@@ -176,84 +215,136 @@ export function compareValues(
   ref: TypeRef,
   resolver: TypeResolver,
 ): Comparison {
-  const added: Path[] = [];
-  const removed: Path[] = [];
-  const modified: Path[] = [];
-  const leaf = (l: unknown, r: unknown, path: Path): void => {
-    if (l === undefined) added.push(path);
-    else if (r === undefined) removed.push(path);
-    else if (!jsonEqual(l, r)) modified.push(path);
-  };
-  const walk = (l: unknown, r: unknown, ref: TypeRef, path: Path): void => {
-    const atom = resolver.atom(ref, r !== undefined ? r : l);
-    if (!walkContainer(l, r, atom, path)) {
-      leaf(l, r, path);
-      return;
-    }
-    if (l === undefined) added.push(path);
-    else if (r === undefined) removed.push(path);
-  };
-  // Returns false when the position is compared as a leaf.
-  const walkContainer = (l: unknown, r: unknown, atom: Atom, path: Path): boolean => {
-    if (atom.kind === "leaf" || atom.atomic) return false;
-    if (atom.kind === "list") {
-      if (!isListish(l) || !isListish(r)) return false;
-      if (isEmptyList(l) && isEmptyList(r)) return false;
-      const left = groupItems(atom, l);
-      const right = groupItems(atom, r);
-      const order = [...left.keys(), ...[...right.keys()].filter((id) => !left.has(id))];
-      for (const id of order) {
-        const ls = left.get(id);
-        const rs = right.get(id);
-        const pe = (ls ?? rs)?.pe;
-        if (pe === undefined) continue;
-        const itemPath = [...path, pe];
-        const lItems = ls?.items ?? [];
-        const rItems = rs?.items ?? [];
-        if (lItems.length <= 1 && rItems.length <= 1) {
-          walk(lItems[0], rItems[0], atom.item, itemPath);
-        } else if (lItems.length >= 2 && rItems.length >= 2) {
-          if (!jsonEqual(lItems, rItems)) modified.push(itemPath);
-        } else if (lItems.length >= 2) {
-          if (rItems.length > 0) walk(undefined, rItems[0], atom.item, itemPath);
-          removed.push(itemPath);
-        } else {
-          if (lItems.length > 0) walk(lItems[0], undefined, atom.item, itemPath);
-          added.push(itemPath);
-        }
-      }
-      return true;
-    }
-    if (!isMapish(l) || !isMapish(r)) return false;
-    if (isEmptyMap(l) && isEmptyMap(r)) return false;
-    const lm = isPlainObject(l) ? l : {};
-    const rm = isPlainObject(r) ? r : {};
-    const keys = [...Object.keys(lm), ...Object.keys(rm).filter((k) => !(k in lm))];
-    for (const k of keys) {
-      const childRef = atom.fields.get(k) ?? atom.element ?? { kind: "untyped" };
-      walk(lm[k], rm[k], childRef, [...path, toField(k)]);
-    }
-    return true;
-  };
-  walk(lhs, rhs, ref, []);
+  const root = containerDiff(lhs, rhs, resolver.atom(ref, rhs !== undefined ? rhs : lhs), resolver);
+  // The root itself is no path: only what is below it counts.
+  if (root === undefined) {
+    return { added: FieldSet.empty(), removed: FieldSet.empty(), modified: FieldSet.empty() };
+  }
   return {
-    added: FieldSet.fromPaths(added),
-    removed: FieldSet.fromPaths(removed),
-    modified: FieldSet.fromPaths(modified),
+    added: root.added.toSet(),
+    removed: root.removed.toSet(),
+    modified: root.modified.toSet(),
   };
 }
+
+/** Compares the position `pe` of the level `out`. */
+function compareAt(
+  l: unknown,
+  r: unknown,
+  ref: TypeRef,
+  pe: PathElement,
+  out: LevelDiff,
+  resolver: TypeResolver,
+): void {
+  const below = containerDiff(l, r, resolver.atom(ref, r !== undefined ? r : l), resolver);
+  if (below === undefined) {
+    if (l === undefined) out.added.member(pe);
+    else if (r === undefined) out.removed.member(pe);
+    else if (!jsonEqual(l, r)) out.modified.member(pe);
+    return;
+  }
+  out.added.child(pe, below.added);
+  out.removed.child(pe, below.removed);
+  out.modified.child(pe, below.modified);
+  if (l === undefined) out.added.member(pe);
+  else if (r === undefined) out.removed.member(pe);
+}
+
+/** The differences inside a container; `undefined` when the position is compared as a leaf. */
+function containerDiff(
+  l: unknown,
+  r: unknown,
+  atom: Atom,
+  resolver: TypeResolver,
+): LevelDiff | undefined {
+  if (atom.kind === "leaf" || atom.atomic) return undefined;
+  if (atom.kind === "list") {
+    if (!isListish(l) || !isListish(r)) return undefined;
+    if (isEmptyList(l) && isEmptyList(r)) return undefined;
+    const out = new LevelDiff();
+    const left = groupItems(atom, l);
+    const right = groupItems(atom, r);
+    for (const [id, ls] of left) compareItems(ls, right.get(id), atom.item, out, resolver);
+    for (const [id, rs] of right) {
+      if (!left.has(id)) compareItems(undefined, rs, atom.item, out, resolver);
+    }
+    return out;
+  }
+  if (!isMapish(l) || !isMapish(r)) return undefined;
+  if (isEmptyMap(l) && isEmptyMap(r)) return undefined;
+  const out = new LevelDiff();
+  const lm = isPlainObject(l) ? l : emptyMap;
+  const rm = isPlainObject(r) ? r : emptyMap;
+  // Own keys only: a key such as `constructor` must not find Object.prototype's member.
+  for (const k of Object.keys(lm)) {
+    compareAt(
+      lm[k],
+      Object.hasOwn(rm, k) ? rm[k] : undefined,
+      atom.fields.get(k) ?? atom.element ?? untypedRef,
+      toField(k),
+      out,
+      resolver,
+    );
+  }
+  for (const k of Object.keys(rm)) {
+    if (Object.hasOwn(lm, k)) continue;
+    compareAt(
+      undefined,
+      rm[k],
+      atom.fields.get(k) ?? atom.element ?? untypedRef,
+      toField(k),
+      out,
+      resolver,
+    );
+  }
+  return out;
+}
+
+/** Compares the items one path element names in two lists (usually one each, or none). */
+function compareItems(
+  ls: ItemGroup | undefined,
+  rs: ItemGroup | undefined,
+  item: TypeRef,
+  out: LevelDiff,
+  resolver: TypeResolver,
+): void {
+  const pe = (ls ?? rs)?.pe;
+  if (pe === undefined) return;
+  const lItems = ls?.items ?? [];
+  const rItems = rs?.items ?? [];
+  if (lItems.length <= 1 && rItems.length <= 1) {
+    compareAt(lItems[0], rItems[0], item, pe, out, resolver);
+  } else if (lItems.length >= 2 && rItems.length >= 2) {
+    if (!jsonEqual(lItems, rItems)) out.modified.member(pe);
+  } else if (lItems.length >= 2) {
+    if (rItems.length > 0) compareAt(undefined, rItems[0], item, pe, out, resolver);
+    out.removed.member(pe);
+  } else {
+    if (lItems.length > 0) compareAt(lItems[0], undefined, item, pe, out, resolver);
+    out.added.member(pe);
+  }
+}
+
+const untypedRef: TypeRef = { kind: "untyped" };
+const emptyMap: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** Whether a comparison found no difference at all. */
 export function isSame(c: Comparison): boolean {
   return c.added.isEmpty() && c.removed.isEmpty() && c.modified.isEmpty();
 }
 
+/** The items of a list one path element names, in list order. */
+export interface ItemGroup {
+  readonly pe: PathElement;
+  readonly items: unknown[];
+}
+
 /** Items of a list grouped by path element, in first-seen order; unnamable items are skipped. */
 export function groupItems(
   atom: Extract<Atom, { kind: "list" }>,
   list: unknown,
-): Map<string, { pe: PathElement; items: unknown[] }> {
-  const out = new Map<string, { pe: PathElement; items: unknown[] }>();
+): Map<string, ItemGroup> {
+  const out = new Map<string, ItemGroup>();
   if (!Array.isArray(list)) return out;
   list.forEach((item: unknown, i) => {
     const pe = listItemElement(atom, item, i);

@@ -114,41 +114,70 @@ export const objectMetaSchema: Schema = obj({
   ),
 });
 
-/** A resolver for objects described by `root`. */
+/**
+ * A resolver for objects described by `root`. It remembers the atom of every schema position it
+ * has resolved (keyed by the `TypeRef`, whose children are the same objects on every visit), so
+ * one resolver kept per schema resolves each position once; `root` must not change afterwards.
+ */
 export function newTypeResolver(root: SchemaRoot): TypeResolver {
   const definitions = root.definitions;
+  // A schema position's atom never depends on the sample, except for a schema with no type at
+  // all, which is free-form (deduced) and stored as `undefined`.
+  const atoms = new WeakMap<TypeRef, Atom | undefined>();
+  const nullables = new WeakMap<TypeRef, boolean>();
   return {
     root: { kind: "schema", schema: root.schema, preserve: false, resource: true },
-    atom: (ref, sample) => atomOf(ref, sample, definitions),
-    nullable: (ref) => resolve(ref.schema, definitions).nullable === true,
+    atom: (ref, sample) => {
+      if (ref.kind !== "schema") return atomOf(ref, sample, definitions);
+      let atom = atoms.get(ref);
+      if (atom === undefined && !atoms.has(ref)) {
+        atom = schemaAtom(ref.schema, ref.preserve, ref.resource, definitions);
+        atoms.set(ref, atom);
+      }
+      return atom ?? deducedAtom(sample);
+    },
+    nullable: (ref) => {
+      let nullable = nullables.get(ref);
+      if (nullable === undefined) {
+        nullable = resolve(ref.schema, definitions).nullable === true;
+        nullables.set(ref, nullable);
+      }
+      return nullable;
+    },
   };
+}
+
+const leafAtom: Atom = { kind: "leaf" };
+const deducedMapAtom: Atom = { kind: "map", atomic: false, fields: new Map(), element: deduced };
+
+/** A free-form position: a granular map when the sample is an object, else a leaf. */
+function deducedAtom(sample: unknown): Atom {
+  return isPlainObject(sample) ? deducedMapAtom : leafAtom;
 }
 
 function atomOf(ref: TypeRef, sample: unknown, definitions: Definitions): Atom {
   switch (ref.kind) {
     case "untyped":
-      return { kind: "leaf" };
+      return leafAtom;
     case "deduced":
-      if (isPlainObject(sample))
-        return { kind: "map", atomic: false, fields: new Map(), element: deduced };
-      return { kind: "leaf" };
+      return deducedAtom(sample);
     case "schema":
-      return schemaAtom(ref.schema, ref.preserve, ref.resource, sample, definitions);
+      return schemaAtom(ref.schema, ref.preserve, ref.resource, definitions) ?? deducedAtom(sample);
   }
 }
 
+/** The atom of a schema position; `undefined` for a schema with no type (free-form). */
 function schemaAtom(
   raw: Schema,
   inherited: boolean,
   resource: boolean,
-  sample: unknown,
   definitions: Definitions,
-): Atom {
+): Atom | undefined {
   const name = refName(raw);
-  if (name === rawExtension) return { kind: "leaf" };
-  if (name === quantity) return { kind: "leaf" };
+  if (name === rawExtension) return leafAtom;
+  if (name === quantity) return leafAtom;
   const schema = resolve(raw, definitions);
-  if (schema["x-kubernetes-int-or-string"] === true) return { kind: "leaf" };
+  if (schema["x-kubernetes-int-or-string"] === true) return leafAtom;
   const preserve = inherited || schema["x-kubernetes-preserve-unknown-fields"] === true;
   const child = (s: Schema): TypeRef => ({
     kind: "schema",
@@ -189,9 +218,9 @@ function schemaAtom(
     return { kind: "map", atomic: schema["x-kubernetes-map-type"] === "atomic", fields, element };
   }
 
-  if (schema.type !== undefined) return { kind: "leaf" };
+  if (schema.type !== undefined) return leafAtom;
   // No type at all: free-form, like schemaconv's deduced type.
-  return atomOf(deduced, sample, definitions);
+  return undefined;
 }
 
 function addResourceFields(fields: Map<string, TypeRef>, definitions: Definitions): void {

@@ -1,6 +1,5 @@
 import { badRequest, type KubeObject, notFound, unsupportedMediaType } from "../../api/index.ts";
 import { isPlainObject, type JsonObject, rfc3339 } from "../../util/index.ts";
-import { applyConfiguration } from "../fieldmanager/index.ts";
 import { mediaTypeOf } from "../http/accept.ts";
 import { parseJson, parseYamlBody, readBody } from "../http/body.ts";
 import { parseGoBool } from "../http/request-info.ts";
@@ -24,7 +23,7 @@ const strategicPatch = "application/strategic-merge-patch+json";
 const applyPatch = "application/apply-patch+yaml";
 
 /** The patch types a resource accepts: no strategic merge for custom resources. */
-function acceptedPatchTypes(store: Store): string[] {
+export function acceptedPatchTypes(store: Store): string[] {
   return store.entry.strategy.customResource === true
     ? [jsonPatch, mergePatch, applyPatch]
     : [jsonPatch, mergePatch, strategicPatch, applyPatch];
@@ -62,7 +61,7 @@ export async function handlePatch(
       );
     }
     const apply = (live: KubeObject | undefined): KubeObject => {
-      const result = applyConfiguration({
+      const result = deps.fieldManager.apply({
         live: live as unknown as JsonObject | undefined,
         applied: applied as JsonObject,
         manager: context.fieldManager,

@@ -218,7 +218,9 @@ function respondObjects(
   single: boolean,
   texts?: readonly string[],
 ): void {
-  const table = wantsTable(parseAccept(scope.req.headers.accept));
+  // Only an Accept header naming a Table can ask for one: skip parsing the rest.
+  const accept = scope.req.headers.accept;
+  const table = accept?.includes("Table") === true ? wantsTable(parseAccept(accept)) : undefined;
   if (table !== undefined) {
     const body = deps.tables.convert(scope.store, items, {
       now: deps.clock.now(),

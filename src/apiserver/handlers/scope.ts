@@ -3,6 +3,7 @@ import { type KubeObject, methodNotAllowed, pathNotFound } from "../../api/index
 import type { Storage } from "../../storage/index.ts";
 import type { Clock, JsonObject, Random } from "../../util/index.ts";
 import type { UserInfo } from "../admission/index.ts";
+import type { FieldManager } from "../fieldmanager/index.ts";
 import type { ProtobufDecoder } from "../http/body.ts";
 import type { ResourceRequest } from "../http/request-info.ts";
 import type { Store } from "../registry/generic/store.ts";
@@ -42,6 +43,8 @@ export interface HandlerDeps {
   readonly random: Random;
   readonly tables: TableConverter;
   readonly protobuf: ProtobufDecoder;
+  /** Server-side apply and managedFields, with each kind's schema types resolved once. */
+  readonly fieldManager: FieldManager;
   /** Bookmark period for watches that allow bookmarks. */
   readonly bookmarkIntervalMs: number;
   /** Signal that aborts on server shutdown: open watches end. */

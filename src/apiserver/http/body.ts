@@ -116,6 +116,20 @@ export function decodeObjectBody(
  */
 export const maxNestingDepth = 1000;
 
+/**
+ * Whether JSON `text` has more than `maxNestingDepth` opening brackets: every level of nesting
+ * opens one, so a body without that many cannot nest too deeply and needs no walk.
+ */
+function mayNestTooDeeply(text: string): boolean {
+  if (text.length <= maxNestingDepth) return false;
+  let opened = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c === 0x7b || c === 0x5b) && ++opened > maxNestingDepth) return true;
+  }
+  return false;
+}
+
 /** Throws the 400 for a value nested deeper than `maxNestingDepth`; iterative, so never overflows. */
 function checkNesting(value: unknown, format: string): void {
   const stack: [unknown, number][] = [[value, 1]];
@@ -143,7 +157,7 @@ export function parseJson(body: Buffer | string): unknown {
     const reason = error instanceof Error ? error.message : String(error);
     throw badRequest(`the body of the request could not be decoded as JSON: ${reason}`);
   }
-  checkNesting(value, "JSON");
+  if (mayNestTooDeeply(text)) checkNesting(value, "JSON");
   return value;
 }
 

@@ -54,6 +54,15 @@ const cases: {
     want: ["train", "train", "worker", "Unknown", "Pending", "60s", "Gang(minCount=4)"],
   },
   {
+    name: "pod group in gantry's v1alpha1 shape",
+    printer: podGroupPrinter,
+    object: {
+      metadata,
+      spec: { workloadRef: { name: "train" }, podGroupTemplateName: "worker" },
+    },
+    want: ["train", "train", "worker", "Unknown", "Pending", "60s", "<none>"],
+  },
+  {
     name: "scheduled pod group",
     printer: podGroupPrinter,
     object: {

@@ -75,10 +75,15 @@ function scheduledCondition(group: Obj): unknown {
 
 /** The WORKLOAD and TEMPLATE a pod group was stamped from, `<none>` for user-managed groups. */
 function templateRef(group: Obj): [string, string] {
+  // gantry's v1alpha1 shape first (spec.workloadRef.name, spec.podGroupTemplateName), then the
+  // names upstream's v1alpha2 and v1beta1 use, so manifests written for either still print.
   const v1alpha2 = obj(group, "spec", "podGroupTemplateRef", "workload");
-  const v1beta1 = obj(group, "spec", "workloadRef");
-  const workload = str(v1alpha2, "workloadName") || str(v1beta1, "workloadName");
-  const template = str(v1alpha2, "podGroupTemplateName") || str(v1beta1, "templateName");
+  const ref = obj(group, "spec", "workloadRef");
+  const workload = str(ref, "name") || str(v1alpha2, "workloadName") || str(ref, "workloadName");
+  const template =
+    str(obj(group, "spec"), "podGroupTemplateName") ||
+    str(v1alpha2, "podGroupTemplateName") ||
+    str(ref, "templateName");
   return [workload || "<none>", template || "<none>"];
 }
 

@@ -1,5 +1,6 @@
 import type { DeleteOptions, KubeObject } from "../../api/index.ts";
 import type { Strategy } from "./generic/strategy.ts";
+import { namespaceStrategy } from "./namespace-strategy.ts";
 
 interface PodLike {
   spec?: { nodeName?: string; terminationGracePeriodSeconds?: number };
@@ -32,23 +33,6 @@ export function podStrategy(
     },
   };
 }
-
-/** Namespaces: Terminating while their contents go, finalized through `/finalize`. */
-export const namespaceStrategy: Strategy = {
-  returnDeletedObject: true,
-  subresources: ["finalize"],
-  prepareForCreate(ns) {
-    const spec = (ns["spec"] ?? {}) as { finalizers?: string[] };
-    spec.finalizers ??= ["kubernetes"];
-    ns["spec"] = spec;
-    ns["status"] = { phase: "Active" };
-  },
-  prepareForUpdate(ns) {
-    if (ns.metadata.deletionTimestamp !== undefined) {
-      ns["status"] = { ...((ns["status"] ?? {}) as object), phase: "Terminating" };
-    }
-  },
-};
 
 /** Strategies for built-in resources that need more than the generic behaviour. */
 export function builtInStrategies(deps: {

@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { type ClusterHarness, startClusterHarness } from "../../testing/cluster-harness.ts";
-import { configMapsResource, namespacesResource, nodesResource } from "../client.ts";
+import {
+  configMapsResource,
+  namespacesResource,
+  nodesResource,
+  type ResourceRef,
+} from "../client.ts";
 import { newInformerFactory } from "./informer-factory.ts";
 
 describe("InformerFactory", { timeout: 30_000 }, () => {
@@ -43,6 +48,35 @@ describe("InformerFactory", { timeout: 30_000 }, () => {
       const late = factory.forResource(nodesResource);
       assert.equal(await late.waitForSync(timeout), true);
       await assert.rejects(factory.start(controller.signal), TypeError);
+    } finally {
+      controller.abort();
+      await running;
+    }
+  });
+
+  test("InformerFactory.stop: stops an informer of a resource that is not served, and forgets it", async () => {
+    const factory = newInformerFactory(harness.client, { backoff: { initialMs: 10 } });
+    const missing: ResourceRef = {
+      group: "gone.example.com",
+      version: "v1",
+      resource: "things",
+      kind: "Thing",
+      namespaced: true,
+    };
+    const namespaces = factory.forResource(namespacesResource);
+    const retrying = factory.forResource(missing);
+    const controller = new AbortController();
+    const running = factory.start(controller.signal);
+    const timeout = AbortSignal.timeout(10_000);
+    try {
+      assert.equal(await namespaces.waitForSync(timeout), true);
+      // Resolves only once the informer, which keeps retrying its 404s, has stopped.
+      await factory.stop(missing);
+      await factory.stop(missing);
+      assert.equal(await factory.waitForSync(timeout), true, "waitForSync no longer waits for it");
+      const fresh = factory.forResource(missing);
+      assert.ok(fresh !== retrying, "forResource hands out a new informer after stop");
+      assert.equal(retrying.hasSynced(), false);
     } finally {
       controller.abort();
       await running;

@@ -35,18 +35,45 @@ export interface InformerFactory {
   start(signal: AbortSignal): Promise<void>;
   /** Resolves true once every informer handed out so far has synced; false if `signal` aborts. */
   waitForSync(signal: AbortSignal): Promise<boolean>;
+  /**
+   * Stops the informer for a resource and scope and forgets it (for a resource that is no
+   * longer served, such as a deleted CRD's). Its handlers get no more events, `waitForSync` no
+   * longer waits for it, and a later `forResource` hands out a new one. The informer is shared:
+   * every holder sees it stop. Resolves once it has stopped; a no-op for one never handed out.
+   */
+  stop(resource: ResourceRef, scope?: InformerScope): Promise<void>;
+}
+
+/** One informer of a factory and what stops it on its own. */
+interface Entry {
+  readonly informer: SharedInformer<KubeObject>;
+  readonly stop: AbortController;
+  /** Settles once the informer has stopped; undefined until it runs. */
+  running?: Promise<void>;
+}
+
+function keyOf(resource: ResourceRef, scope: InformerScope): string {
+  return JSON.stringify([
+    resource.group,
+    resource.version,
+    resource.resource,
+    scope.namespace ?? "",
+    scope.labelSelector ?? "",
+    scope.fieldSelector ?? "",
+  ]);
 }
 
 export function newInformerFactory(
   client: Client,
   options: InformerFactoryOptions = {},
 ): InformerFactory {
-  const informers = new Map<string, SharedInformer<KubeObject>>();
+  const informers = new Map<string, Entry>();
   const running: Promise<void>[] = [];
   let startSignal: AbortSignal | undefined;
 
-  const run = (informer: SharedInformer<KubeObject>, signal: AbortSignal): void => {
-    running.push(informer.start(signal));
+  const run = (entry: Entry, signal: AbortSignal): void => {
+    entry.running = entry.informer.start(AbortSignal.any([signal, entry.stop.signal]));
+    running.push(entry.running);
   };
 
   return {
@@ -54,21 +81,17 @@ export function newInformerFactory(
       resource: ResourceRef,
       scope: InformerScope = {},
     ): SharedInformer<T> {
-      const key = JSON.stringify([
-        resource.group,
-        resource.version,
-        resource.resource,
-        scope.namespace ?? "",
-        scope.labelSelector ?? "",
-        scope.fieldSelector ?? "",
-      ]);
-      let informer = informers.get(key);
-      if (informer === undefined) {
-        informer = newSharedInformer<KubeObject>(client, resource, { ...options, ...scope });
-        informers.set(key, informer);
-        if (startSignal !== undefined && !startSignal.aborted) run(informer, startSignal);
+      const key = keyOf(resource, scope);
+      let entry = informers.get(key);
+      if (entry === undefined) {
+        entry = {
+          informer: newSharedInformer<KubeObject>(client, resource, { ...options, ...scope }),
+          stop: new AbortController(),
+        };
+        informers.set(key, entry);
+        if (startSignal !== undefined && !startSignal.aborted) run(entry, startSignal);
       }
-      return informer as unknown as SharedInformer<T>;
+      return entry.informer as unknown as SharedInformer<T>;
     },
 
     async start(signal) {
@@ -81,7 +104,7 @@ export function newInformerFactory(
       if (signal.aborted) stop.abort(signal.reason);
       else signal.addEventListener("abort", () => stop.abort(signal.reason), { once: true });
       startSignal = stop.signal;
-      for (const informer of informers.values()) run(informer, stop.signal);
+      for (const entry of informers.values()) run(entry, stop.signal);
       if (!signal.aborted) {
         await new Promise<void>((resolve) =>
           signal.addEventListener("abort", () => resolve(), { once: true }),
@@ -97,9 +120,18 @@ export function newInformerFactory(
 
     async waitForSync(signal) {
       const results = await Promise.all(
-        [...informers.values()].map((informer) => informer.waitForSync(signal)),
+        [...informers.values()].map((entry) => entry.informer.waitForSync(signal)),
       );
       return results.every(Boolean);
+    },
+
+    async stop(resource, scope = {}) {
+      const key = keyOf(resource, scope);
+      const entry = informers.get(key);
+      if (entry === undefined) return;
+      informers.delete(key);
+      entry.stop.abort();
+      await entry.running;
     },
   };
 }

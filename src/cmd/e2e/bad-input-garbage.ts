@@ -89,6 +89,13 @@ const selector = { matchLabels: { app: "fuzz" } };
 /** A valid body per `<groupVersion>/<resource>`, without name or namespace. */
 export const fixtureBodies: Readonly<Record<string, Record<string, unknown>>> = {
   "v1/configmaps": { data: { mode: "fast", size: "3" } },
+  "leaderworkerset.x-k8s.io/v1/leaderworkersets": {
+    spec: {
+      leaderWorkerTemplate: {
+        workerTemplate: { spec: { containers: [{ name: "c", image: "nginx" }] } },
+      },
+    },
+  },
   "v1/events": {
     involvedObject: { kind: "Pod", name: "web", namespace: fuzzNamespace },
     reason: "Started",

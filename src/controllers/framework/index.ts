@@ -33,11 +33,13 @@ export {
   resourceOfCrd,
 } from "./discovery.ts";
 export {
+  type EventBroadcaster,
   type EventRecorder,
   type EventRecorderDeps,
   type EventRecorderOptions,
   type EventType,
   type FlushableEventRecorder,
+  newEventBroadcaster,
   newEventRecorder,
   referenceTo,
 } from "./events.ts";

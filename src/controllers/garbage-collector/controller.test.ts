@@ -38,6 +38,7 @@ async function startEnv() {
   const running = Promise.all([informers.start(stop.signal), manager.start(stop.signal)]);
   return {
     client: harness.client as Client,
+    informers,
     manager,
     async [Symbol.asyncDispose]() {
       stop.abort();
@@ -219,6 +220,42 @@ test("GarbageCollector: custom resources are collected once their CRD appears", 
     assert.equal(await find(env.client, widgets, "w"), undefined);
     assert.equal(await find(env.client, configMapsResource, "of-widget"), undefined);
   });
+});
+
+test("GarbageCollector: stops watching a custom resource once its CRD is deleted", async () => {
+  await using env = await startEnv();
+  await env.client.create(customResourceDefinitionsResource, widgetCrd);
+  const widgets: ResourceRef = {
+    group: "example.com",
+    version: "v1",
+    resource: "widgets",
+    kind: "Widget",
+    namespaced: true,
+  };
+  // The collector watches widgets once it collects one whose owner is gone.
+  const owner = await create(env.client, configMap("owner"));
+  await eventually(() =>
+    env.client.create<KubeObject>(widgets, {
+      apiVersion: "example.com/v1",
+      kind: "Widget",
+      metadata: { name: "w", namespace: "default", ownerReferences: [refTo(owner)] },
+    }),
+  );
+  await env.client.delete(configMapsResource, "default", "owner");
+  await eventually(async () => assert.equal(await find(env.client, widgets, "w"), undefined));
+  const watching = env.informers.forResource(widgets);
+  await env.client.delete(
+    customResourceDefinitionsResource,
+    undefined,
+    widgetCrd.metadata.name ?? "",
+  );
+  // Stopped and forgotten by the collector: the factory hands out a new informer.
+  await eventually(() =>
+    assert.ok(
+      env.informers.forResource(widgets) !== watching,
+      "the collector stopped the widgets informer",
+    ),
+  );
 });
 
 test("GarbageCollector: an owner in another namespace counts as absent and is reported", async () => {

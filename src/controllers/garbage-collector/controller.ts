@@ -308,6 +308,8 @@ export function newGarbageCollector(
         crds.addEventHandler({
           onAdd: (crd) => addCrd(crd),
           onUpdate: (_old, crd) => addCrd(crd),
+          onDelete: (deleted) =>
+            removeCrd(deletedObject(deleted) as DeepReadonly<CustomResourceDefinition>),
         }),
       );
       const stop = (): void => queue.shutDown();
@@ -331,5 +333,25 @@ export function newGarbageCollector(
   function addCrd(crd: DeepReadonly<CustomResourceDefinition>): void {
     const resource = resourceOfCrd(crd);
     if (resource !== undefined) monitor(resource);
+  }
+
+  /**
+   * A deleted CRD's resource is no longer served: stop watching it (upstream's `syncMonitors`
+   * stops the monitors of resources discovery no longer lists) instead of retrying forever. Its
+   * objects went before the CRD did, so the graph already saw them go.
+   */
+  function removeCrd(crd: DeepReadonly<CustomResourceDefinition>): void {
+    const plural = crd.spec.names?.plural;
+    if (plural === undefined) return;
+    const key = `${crd.spec.group}/${plural}`;
+    const entry = monitors.get(key);
+    if (entry === undefined) return;
+    monitors.delete(key);
+    entry.registration?.remove();
+    const resource = entry.informer.resource;
+    const kindKey = `${resource.group}/${resource.kind}`;
+    if (byKind.get(kindKey)?.resource === resource.resource) byKind.delete(kindKey);
+    logger.v(2).info("Stopped watching a deleted custom resource", { resource: key });
+    void deps.informers.stop(resource);
   }
 }

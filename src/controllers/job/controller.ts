@@ -3,7 +3,9 @@
  * Jobs give each an index), retries failures with exponential backoff up to `backoffLimit`,
  * honours `suspend` and `activeDeadlineSeconds`, counts finished pods through the
  * `batch.kubernetes.io/job-tracking` finalizer, and reports SuccessCriteriaMet/Complete or
- * FailureTarget/Failed. Upstream's pkg/controller/job.
+ * FailureTarget/Failed. A Job that opts in to gang scheduling (`spec.scheduling`, or the
+ * `scheduling.gantry.dev/gang` annotation) gets a Workload and a PodGroup before its first pod,
+ * and every pod joins that group. Upstream's pkg/controller/job.
  */
 import {
   ApiError,
@@ -12,15 +14,19 @@ import {
   matchesLabels,
   type OwnerReference,
   type Pod,
+  type PodGroup,
   selectorFromLabelSelector,
   semanticEqual,
+  type Workload,
 } from "../../api/index.ts";
 import {
   type Client,
   type InformerFactory,
   jobsResource,
   keyOf,
+  podGroupsResource,
   podsResource,
+  workloadsResource,
 } from "../../client/index.ts";
 import type { Clock, DeepReadonly, Logger } from "../../util/index.ts";
 import {
@@ -68,6 +74,8 @@ export function newJobController(
 ): Controller {
   const jobs = deps.informers.forResource<Job>(jobsResource);
   const pods = deps.informers.forResource<Pod>(podsResource);
+  const workloads = deps.informers.forResource<Workload>(workloadsResource);
+  const podGroups = deps.informers.forResource<PodGroup>(podGroupsResource);
   const batchPeriodMs = options.batchPeriodMs ?? 1000;
   const context: JobContext = {
     client: deps.client,
@@ -76,6 +84,8 @@ export function newJobController(
     expectations: new Expectations(deps.clock),
     jobs,
     pods,
+    workloads,
+    podGroups,
     finalizers: new FinalizerExpectations(),
     backoff: new BackoffStore(),
     backoffBaseMs: options.podFailureBackoffMs ?? defaultPodFailureBackoffMs,
@@ -174,6 +184,17 @@ export function newJobController(
       .filter((p) => controllerRefOf(p)?.uid === job.metadata.uid && hasTrackingFinalizer(p))
       .map((p) => `${orphanPodPrefix}${keyOf(p)}`);
 
+  /** A Workload or PodGroup event wakes the Job that controls the object. */
+  const mapOwned = (
+    event: InformerEvent<Workload> | InformerEvent<PodGroup>,
+  ): readonly string[] => {
+    const object = event.object;
+    const ref = controllerRefOf(object);
+    if (ref === undefined) return [];
+    const job = ownerOf(object.metadata.namespace ?? "", ref);
+    return job === undefined ? [] : batched(job);
+  };
+
   const mapJob = (event: InformerEvent<Job>): readonly string[] => {
     const job = event.object;
     const key = keyOf(job);
@@ -204,7 +225,7 @@ export function newJobController(
     name: "job",
     primary: jobs,
     primaryToKeys: mapJob,
-    secondary: [watch(pods, mapPod)],
+    secondary: [watch(pods, mapPod), watch(workloads, mapOwned), watch(podGroups, mapOwned)],
     reconcile: (key) => reconcileJob(context, key),
     onTerminal: (key, error) => {
       const job = jobs.indexer.get(key);

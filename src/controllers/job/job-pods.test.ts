@@ -61,3 +61,24 @@ test("removeFinalizerPatch: deletes the finalizer from the list, nothing when it
     ],
   );
 });
+
+const gangRef = { name: "pi-wl", podGroupName: "pi-wl-pi-pgt-0-x" };
+const workloadRefCases = [
+  { name: "a gang Job's pod joins the group", job: makeJob("pi"), ref: gangRef, want: gangRef },
+  { name: "a pod without a group has none", job: makeJob("pi"), ref: undefined, want: undefined },
+  {
+    name: "a template naming its own group keeps it",
+    job: makeJob("pi").workloadRef({ name: "mine", podGroupName: "mine-0" }),
+    ref: gangRef,
+    want: { name: "mine", podGroupName: "mine-0" },
+  },
+] as const;
+
+for (const c of workloadRefCases) {
+  test(`newJobPod: ${c.name}`, () => {
+    const job = c.job.obj();
+    const ref = newControllerRef(job, { apiVersion: "batch/v1", kind: "Job" });
+    const pod = newJobPod(job, ref, undefined, c.ref === undefined ? undefined : { ...c.ref });
+    assert.deepEqual(pod.spec.workloadRef, c.want);
+  });
+}

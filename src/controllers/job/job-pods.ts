@@ -1,5 +1,12 @@
 /** The pods a Job creates (upstream's manageJob pod template handling). Pure. */
-import type { Container, Job, OwnerReference, Pod, PodTemplateSpec } from "../../api/index.ts";
+import type {
+  Container,
+  Job,
+  OwnerReference,
+  Pod,
+  PodTemplateSpec,
+  WorkloadReference,
+} from "../../api/index.ts";
 import type { DeepReadonly } from "../../util/index.ts";
 import { podFromTemplate } from "../framework/index.ts";
 import { completionIndexEnv, completionIndexKey, generateNameWithIndex } from "./indexes.ts";
@@ -20,15 +27,19 @@ function addIndexEnv(container: Container): void {
  * A new pod of `job`: its template with the tracking finalizer, `generateName` `<job>-`; for an
  * Indexed Job also the completion index annotation and label, hostname `<job>-<index>`,
  * `generateName` `<job>-<index>-` and the JOB_COMPLETION_INDEX env var in every container.
+ * With `workloadRef` (the Job's gang), the pod joins that group unless the template names one.
  */
 export function newJobPod(
   job: DeepReadonly<Job>,
   controllerRef: OwnerReference,
   index: number | undefined,
+  workloadRef?: WorkloadReference,
 ): Pod {
   const template = structuredClone(job.spec.template) as PodTemplateSpec;
   const spec = template.spec ?? { containers: [] };
   template.spec = spec;
+  if (workloadRef !== undefined && spec.workloadRef === undefined)
+    spec.workloadRef = { ...workloadRef };
   if (isIndexed(job)) {
     for (const c of spec.initContainers ?? []) addIndexEnv(c);
     for (const c of spec.containers) addIndexEnv(c);

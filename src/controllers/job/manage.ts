@@ -3,7 +3,13 @@
  * (all of them while suspended), or create missing ones after the pod-failure backoff, in
  * slow-start batches, with the completion indexes still pending for Indexed Jobs.
  */
-import { ApiError, isPodReady, type Job, type Pod } from "../../api/index.ts";
+import {
+  ApiError,
+  isPodReady,
+  type Job,
+  type Pod,
+  type WorkloadReference,
+} from "../../api/index.ts";
 import { type Client, isNotFound, jobsResource, keyOf, podsResource } from "../../client/index.ts";
 import type { Clock, DeepReadonly } from "../../util/index.ts";
 import {
@@ -31,7 +37,7 @@ export interface JobWrites {
   readonly expectations: Expectations;
 }
 
-function messageOf(error: unknown): string {
+export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -92,6 +98,8 @@ export interface ManageState {
   readonly backoffBaseMs: number;
   readonly backoffMaxMs: number;
   readonly batchPeriodMs: number;
+  /** The group new pods join (`spec.workloadRef`); undefined for pods without one. */
+  readonly workloadRef?: WorkloadReference | undefined;
 }
 
 /** `manageJob`. Throws (after trying every write) when a create or delete failed. */
@@ -144,11 +152,12 @@ export async function manageJob(
       job.spec.completions ?? 0,
     );
   }
-  await createJobPods(writes, job, state.key, indexes, outcome);
+  await createJobPods(writes, job, state.key, indexes, outcome, state.workloadRef);
   return outcome;
 }
 
-function isNamespaceTerminating(error: unknown): boolean {
+/** A create refused because the namespace is being deleted: nothing to retry. */
+export function isNamespaceTerminating(error: unknown): boolean {
   return (
     error instanceof ApiError &&
     (error.details?.causes ?? []).some((c) => c.reason === "NamespaceTerminating")
@@ -162,6 +171,7 @@ async function createJobPods(
   key: string,
   indexes: readonly (number | undefined)[],
   outcome: ManageOutcome,
+  workloadRef: WorkloadReference | undefined,
 ): Promise<void> {
   const involved = referenceTo(job, jobsResource);
   const ref = newControllerRef(job, { apiVersion: "batch/v1", kind: "Job" });
@@ -175,7 +185,10 @@ async function createJobPods(
     const results = await Promise.allSettled(
       slice.map(async (index) => {
         try {
-          const created = await writes.client.create<Pod>(podsResource, newJobPod(job, ref, index));
+          const created = await writes.client.create<Pod>(
+            podsResource,
+            newJobPod(job, ref, index, workloadRef),
+          );
           writes.events.event(
             involved,
             "Normal",

@@ -55,11 +55,12 @@ import {
   reasons,
 } from "./job-state.ts";
 import { deleteActivePods, type JobWrites, manageJob } from "./manage.ts";
+import { ensureSchedulingObjects, type SchedulingObjectsContext } from "./scheduling-objects.ts";
 import { cleanUncounted, planTracking } from "./tracking.ts";
 
 export const jobIdentity = { apiVersion: "batch/v1", kind: "Job" } as const;
 
-export interface JobContext extends JobWrites {
+export interface JobContext extends JobWrites, SchedulingObjectsContext {
   readonly jobs: SharedInformer<Job>;
   readonly pods: SharedInformer<Pod>;
   readonly finalizers: FinalizerExpectations;
@@ -222,7 +223,10 @@ export async function reconcileJob(context: JobContext, key: string): Promise<Re
     if (satisfied && job.metadata.deletionTimestamp === undefined) {
       managed = true;
       try {
+        // The Workload and PodGroup come before the first pod, or no pod comes.
+        const workloadRef = await ensureSchedulingObjects(context, cached, pods);
         const outcome = await manageJob(context, job, {
+          workloadRef,
           key,
           activePods,
           succeeded,

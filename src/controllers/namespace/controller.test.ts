@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { ConfigMap, KubeObject, Namespace, Pod } from "../../api/index.ts";
+import {
+  ApiError,
+  type ConfigMap,
+  type KubeObject,
+  type Namespace,
+  type Pod,
+} from "../../api/index.ts";
 import {
   type Client,
   configMapsResource,
@@ -15,13 +21,13 @@ import { eventually, makePod, makeReplicaSet, startClusterHarness } from "../../
 import { discardLogger, systemClock, systemRandom } from "../../util/index.ts";
 import { newControllerManager } from "../index.ts";
 
-async function startEnv() {
+async function startEnv(wrap: (client: Client) => Client = (client) => client) {
   const harness = await startClusterHarness();
   const stop = new AbortController();
   const informers = newInformerFactory(harness.client, { clock: systemClock });
   const manager = newControllerManager(
     {
-      client: harness.client,
+      client: wrap(harness.client),
       informers,
       clock: systemClock,
       random: systemRandom,
@@ -39,6 +45,44 @@ async function startEnv() {
     },
   };
 }
+
+/** One write the controller sent: verb, resource (with subresource) and namespace. */
+type Call = readonly [verb: string, resource: string, namespace: string];
+
+/**
+ * The client the controller gets, recording its deletes and namespace writes; resources named
+ * in `noDeleteCollection` answer deletecollection with 405, as one that does not serve it.
+ */
+function recording(calls: Call[], noDeleteCollection: readonly string[] = []) {
+  return (inner: Client): Client => ({
+    ...inner,
+    async deleteCollection(resource, namespace, options) {
+      calls.push(["deletecollection", resource.resource, namespace ?? ""]);
+      if (noDeleteCollection.includes(resource.resource)) {
+        throw new ApiError(
+          405,
+          "MethodNotAllowed",
+          "the server does not allow this method on the requested resource",
+        );
+      }
+      return inner.deleteCollection(resource, namespace, options);
+    },
+    delete(resource, namespace, name, options) {
+      calls.push(["delete", resource.resource, namespace ?? ""]);
+      return inner.delete(resource, namespace, name, options);
+    },
+    update(resource, object, options) {
+      calls.push(["update", resource.resource, object.metadata.namespace ?? ""]);
+      return inner.update(resource, object, options);
+    },
+    updateSubresource(resource, namespace, name, subresource, object, options) {
+      calls.push(["update", `${resource.resource}/${subresource}`, namespace ?? ""]);
+      return inner.updateSubresource(resource, namespace, name, subresource, object, options);
+    },
+  });
+}
+
+const contentResources = ["configmaps", "secrets", "pods", "replicasets"];
 
 async function gone(client: Client, name: string): Promise<boolean> {
   try {
@@ -59,8 +103,9 @@ const inTeam = <T extends KubeObject>(object: T): T => {
   return copy;
 };
 
-test("Namespace controller: deleting a namespace deletes its contents, then the namespace", async () => {
-  await using env = await startEnv();
+test("Namespace controller: deleting a namespace deletes its contents with one deletecollection per resource, then finalizes it through /finalize", async () => {
+  const calls: Call[] = [];
+  await using env = await startEnv(recording(calls));
   await env.client.create<Namespace>(namespacesResource, { metadata: { name: "team" } });
   await env.client.create<ConfigMap>(configMapsResource, inTeam({ metadata: { name: "cm" } }));
   await env.client.create(secretsResource, inTeam({ metadata: { name: "s" }, type: "Opaque" }));
@@ -74,6 +119,37 @@ test("Namespace controller: deleting a namespace deletes its contents, then the 
     ),
   );
   assert.deepEqual(left, [0, 0, 0, 0]);
+  const seen = (verb: string, resource: string, namespace: string) =>
+    calls.some((c) => c[0] === verb && c[1] === resource && c[2] === namespace);
+  assert.deepEqual(
+    {
+      collections: contentResources.filter((r) => seen("deletecollection", r, "team")),
+      oneByOne: contentResources.filter((r) => seen("delete", r, "team")),
+      finalize: seen("update", "namespaces/finalize", ""),
+      plainUpdate: seen("update", "namespaces", ""),
+    },
+    { collections: contentResources, oneByOne: [], finalize: true, plainUpdate: false },
+  );
+});
+
+test("Namespace controller: a resource without deletecollection has its objects deleted one by one", async () => {
+  const calls: Call[] = [];
+  await using env = await startEnv(recording(calls, ["configmaps"]));
+  await env.client.create<Namespace>(namespacesResource, { metadata: { name: "team" } });
+  await env.client.create<ConfigMap>(configMapsResource, inTeam({ metadata: { name: "a" } }));
+  await env.client.create<ConfigMap>(configMapsResource, inTeam({ metadata: { name: "b" } }));
+  await env.client.delete(namespacesResource, undefined, "team");
+  await eventually(async () => assert.equal(await gone(env.client, "team"), true));
+  const of = (verb: string) =>
+    calls.filter((c) => c[0] === verb && c[1] === "configmaps" && c[2] === "team").length;
+  assert.deepEqual(
+    {
+      left: (await env.client.list(configMapsResource, "team")).items.length,
+      collectionAttempts: of("deletecollection"),
+      deletes: of("delete"),
+    },
+    { left: 0, collectionAttempts: 1, deletes: 2 },
+  );
 });
 
 test("Namespace controller: content held by a finalizer keeps the namespace Terminating with upstream's conditions", async () => {

@@ -7,6 +7,7 @@ import { finalizerKubernetes, type Namespace } from "../../api/index.ts";
 import {
   type Client,
   type InformerFactory,
+  isConflict,
   isNotFound,
   namespacesResource,
 } from "../../client/index.ts";
@@ -27,8 +28,9 @@ import { computeNamespaceConditions, remainingRequeueMs } from "./conditions.ts"
 import { deleteAllContent } from "./deleter.ts";
 
 /**
- * Removes the `kubernetes` finalizer: upstream PUTs `namespaces/NAME/finalize` with the new
- * `spec.finalizers`. Resolves once the server has accepted it.
+ * Releases the namespace controller's finalizer: given the namespace as last read and the
+ * finalizers to keep, writes them. Resolves once the server has accepted it (or the namespace
+ * is already gone: a 404 counts as done).
  */
 export type NamespaceFinalizer = (
   namespace: DeepReadonly<Namespace>,
@@ -43,7 +45,7 @@ export interface NamespaceControllerDeps {
   readonly events: EventRecorder;
   /** @default built-in resources plus established CRDs, read through `client` */
   readonly discovery?: ResourceDiscovery;
-  /** @default `finalizeByUpdate(client)` */
+  /** @default `finalizeByUpdate(client)`: PUT `namespaces/NAME/finalize` */
   readonly finalize?: NamespaceFinalizer;
 }
 
@@ -52,23 +54,48 @@ export interface NamespaceControllerOptions {
   readonly workers?: number;
 }
 
+/** How often a finalize that lost a race re-reads the namespace before giving up for now. */
+const finalizeAttempts = 5;
+
 /**
- * Removes the finalizer with a plain update of the namespace. The Client has no way to PUT a
- * subresource yet, and gantry's namespace strategy lets `spec.finalizers` change on update;
- * upstream ignores such a change, so the result is checked and a server that kept the
- * finalizer is reported instead of waited on forever.
+ * Upstream's `finalizeNamespace` under `retryOnConflictError`: PUT `namespaces/NAME/finalize`
+ * with the namespace's metadata (its resourceVersion a precondition) and the finalizers to keep,
+ * sorted and without duplicates. A conflict re-reads the namespace and tries again (a changed
+ * uid means it was replaced: an error); a 404 means it is already gone.
  */
 export function finalizeByUpdate(client: Client): NamespaceFinalizer {
   return async (namespace, finalizers) => {
-    const next = structuredClone(namespace) as Namespace;
-    next.spec = { ...next.spec };
-    if (finalizers.length === 0) delete next.spec.finalizers;
-    else next.spec.finalizers = [...finalizers];
-    const stored = await client.update<Namespace>(namespacesResource, next);
-    if ((stored.spec?.finalizers ?? []).includes(finalizerKubernetes)) {
-      throw new Error(
-        `Cannot finalize namespace "${namespace.metadata.name ?? ""}": the server kept spec.finalizers on update; the client needs PUT namespaces/NAME/finalize`,
+    const keep = [...new Set(finalizers)].sort();
+    let latest = namespace;
+    for (let attempt = 1; ; attempt++) {
+      const body: Namespace = {
+        apiVersion: "v1",
+        kind: "Namespace",
+        metadata: structuredClone(latest.metadata) as Namespace["metadata"],
+        spec: { ...structuredClone(latest.spec ?? {}), finalizers: keep },
+      };
+      try {
+        await client.updateSubresource(
+          namespacesResource,
+          undefined,
+          latest.metadata.name ?? "",
+          "finalize",
+          body,
+        );
+        return;
+      } catch (error: unknown) {
+        if (isNotFound(error)) return;
+        if (!isConflict(error) || attempt >= finalizeAttempts) throw error;
+      }
+      const previousUid = latest.metadata.uid;
+      latest = await client.get<Namespace>(
+        namespacesResource,
+        undefined,
+        latest.metadata.name ?? "",
       );
+      if (latest.metadata.uid !== previousUid) {
+        throw new Error("namespace uid has changed across retries");
+      }
     }
   };
 }
@@ -81,6 +108,8 @@ export function newNamespaceController(
   const discovery = deps.discovery ?? newResourceDiscovery(deps.client);
   const finalize = deps.finalize ?? finalizeByUpdate(deps.client);
   const logger = deps.logger.with({ controller: "namespace" });
+  /** Resources that answered 405 to deletecollection: their objects are deleted one by one. */
+  const noDeleteCollection = new Set<string>();
 
   const reconcile = async (key: string): Promise<ReconcileResult> => {
     const cached = namespaces.lister.get(undefined, key);
@@ -104,7 +133,9 @@ export function newNamespaceController(
     if (finalizers.length === 0) return done;
 
     const now = deps.clock.now();
-    const content = await deleteAllContent(deps.client, discovery, namespace, now);
+    const content = await deleteAllContent(deps.client, discovery, namespace, now, {
+      noDeleteCollection,
+    });
     const conditions = computeNamespaceConditions(namespace.status?.conditions, content, now);
     if (conditions !== undefined) {
       try {

@@ -1,7 +1,8 @@
 /**
  * Deleting everything in a namespace (upstream's namespaced_resources_deleter.go
- * `deleteAllContent`): every namespaced resource is listed and its objects deleted with
- * propagationPolicy Background, then listed again to see what remains and why.
+ * `deleteAllContent`): every namespaced resource's objects are deleted with propagationPolicy
+ * Background, with one deletecollection where the resource serves it and one delete per object
+ * where it does not, then listed again to see what remains and why.
  */
 import { ApiError, type KubeObject, type Namespace, type Pod } from "../../api/index.ts";
 import { type Client, isNotFound, type ResourceRef } from "../../client/index.ts";
@@ -40,6 +41,57 @@ function podEstimateSeconds(pods: readonly DeepReadonly<Pod>[], deletedAt: numbe
   return now.getTime() - deletedAt >= estimate * 1000 ? 0 : estimate;
 }
 
+/** What one deleter remembers across passes (upstream's `operationNotSupportedCache`). */
+export interface DeleterState {
+  /**
+   * `group/version/resource` of resources that answered deletecollection with 405: later passes
+   * delete their objects one by one straight away. Filled in by `deleteAllContent`.
+   */
+  readonly noDeleteCollection: Set<string>;
+}
+
+function resourceKey(resource: ResourceRef): string {
+  return `${resource.group}/${resource.version}/${resource.resource}`;
+}
+
+/**
+ * `deleteCollection`: one DELETE of the namespace's collection. False when the resource does
+ * not serve it (405, remembered; or 404, as upstream, for a resource without that verb).
+ */
+async function deleteCollection(
+  client: Client,
+  resource: ResourceRef,
+  namespace: string,
+  state: DeleterState,
+): Promise<boolean> {
+  if (state.noDeleteCollection.has(resourceKey(resource))) return false;
+  try {
+    await client.deleteCollection(resource, namespace, { propagationPolicy: "Background" });
+    return true;
+  } catch (error: unknown) {
+    if (isMethodNotAllowed(error)) {
+      state.noDeleteCollection.add(resourceKey(resource));
+      return false;
+    }
+    if (isNotFound(error)) return false;
+    throw error;
+  }
+}
+
+/** `deleteEachItem`: list, then delete every object, ignoring ones already gone. */
+async function deleteEachItem(client: Client, resource: ResourceRef, namespace: string) {
+  const items = await client.list<KubeObject>(resource, namespace);
+  for (const item of items.items) {
+    try {
+      await client.delete(resource, namespace, item.metadata.name ?? "", {
+        propagationPolicy: "Background",
+      });
+    } catch (error: unknown) {
+      if (!isNotFound(error) && !isMethodNotAllowed(error)) throw error;
+    }
+  }
+}
+
 interface ResourcePass {
   readonly estimateSeconds: number;
   readonly remaining: number;
@@ -54,21 +106,17 @@ async function deleteResource(
   namespace: string,
   deletedAt: number,
   now: Date,
+  state: DeleterState,
 ): Promise<ResourcePass> {
   let estimate = 0;
   try {
-    const first = await client.list<KubeObject>(resource, namespace);
+    // `estimateGracefulTermination`: only pods take time to go.
     if (resource.group === "" && resource.resource === "pods") {
-      estimate = podEstimateSeconds(first.items as unknown as Pod[], deletedAt, now);
+      const pods = await client.list<Pod>(resource, namespace);
+      estimate = podEstimateSeconds(pods.items, deletedAt, now);
     }
-    for (const item of first.items) {
-      try {
-        await client.delete(resource, namespace, item.metadata.name ?? "", {
-          propagationPolicy: "Background",
-        });
-      } catch (error: unknown) {
-        if (!isNotFound(error) && !isMethodNotAllowed(error)) throw error;
-      }
+    if (!(await deleteCollection(client, resource, namespace, state))) {
+      await deleteEachItem(client, resource, namespace);
     }
     const left = await client.list<KubeObject>(resource, namespace);
     if (left.items.length === 0) return { estimateSeconds: 0, remaining: 0, finalizers: new Map() };
@@ -107,13 +155,14 @@ export async function deleteAllContent(
   discovery: ResourceDiscovery,
   namespace: DeepReadonly<Namespace>,
   now: Date,
+  state: DeleterState,
 ): Promise<ContentDeletion> {
   const name = namespace.metadata.name ?? "";
   const deletedAt = Date.parse(namespace.metadata.deletionTimestamp ?? "") || now.getTime();
   const found = await discovery.discover();
   const resources = found.resources.filter((r) => r.namespaced);
   const passes = await Promise.all(
-    resources.map((r) => deleteResource(client, r, name, deletedAt, now)),
+    resources.map((r) => deleteResource(client, r, name, deletedAt, now, state)),
   );
   const remaining = new Map<string, number>();
   const finalizersRemaining = new Map<string, number>();

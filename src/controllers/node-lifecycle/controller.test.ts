@@ -39,7 +39,7 @@ async function startEnv() {
       nodeStartupGracePeriodMs: 800,
     }),
     newTaintEvictionController(deps),
-    newPodGcController(deps, { quarantineMs: 100 }),
+    newPodGcController(deps, { quarantineMs: 100, gcCheckPeriodMs: 100 }),
   ];
   const running = Promise.all([
     informers.start(stop.signal),
@@ -274,4 +274,33 @@ test("pod GC: pods bound to a deleted node are marked Failed and deleted", async
     },
     { phase: "Failed", condition: "DeletionByPodGC" },
   );
+});
+
+test("pod GC: a terminating pod on a failed node tainted out-of-service is force-deleted", async () => {
+  await using env = await startEnv();
+  await registerNode(env.client, "n1");
+  await runPod(env.client, "stuck", "n1", [unreachable()]);
+  // n1's Lease is not renewed: it goes Unknown; the deleted pod stays Terminating (no kubelet).
+  await eventually(async () => {
+    const node = await env.client.get<Node>(nodesResource, undefined, "n1");
+    const ready = node.status?.conditions?.find((c) => c.type === "Ready");
+    assert.equal(ready?.status, "Unknown");
+  });
+  await env.client.delete(podsResource, "default", "stuck");
+  const terminating = await env.client.get<Pod>(podsResource, "default", "stuck");
+  assert.ok(terminating.metadata.deletionTimestamp !== undefined, "the pod is Terminating");
+  await env.client.patch(nodesResource, undefined, "n1", "strategic", {
+    spec: {
+      taints: [
+        { key: "node.kubernetes.io/out-of-service", value: "nodeshutdown", effect: "NoExecute" },
+      ],
+    },
+  });
+  await eventually(async () => {
+    const list = await env.client.list<Pod>(podsResource, "default");
+    assert.deepEqual(
+      list.items.map((p) => p.metadata.name),
+      [],
+    );
+  });
 });

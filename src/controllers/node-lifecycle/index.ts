@@ -13,9 +13,12 @@ export {
   type NodeHealth,
 } from "./health.ts";
 export {
+  isOutOfServiceTerminating,
   newPodGcController,
+  outOfServiceTaintKey,
   type PodGcControllerDeps,
   type PodGcControllerOptions,
+  terminatedPodsToDelete,
 } from "./pod-gc.ts";
 export {
   decideEviction,

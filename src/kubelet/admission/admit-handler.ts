@@ -50,6 +50,7 @@ export interface NodeContext {
   /** The pool the node comes from; `undefined` for a node created through the API. */
   readonly pool: string | undefined;
   readonly kubelet: KubeletSettings;
+  /** The machine the node reports at `/spec/`, in cAdvisor's shape. */
   readonly machine: MachineTopology;
   /** The pool's opaque `topology` object, for interpreters that know its form. */
   readonly topology: JsonObject | undefined;
@@ -57,7 +58,10 @@ export interface NodeContext {
 
 /**
  * Builds the extra handlers of one node (the CPU manager needs per-node state). They run before
- * the resource-fit handler, as upstream's resource-allocation handler does.
+ * the resource-fit handler, as upstream's resource-allocation handler does. The CPU manager's
+ * factory is `newCpuManagerAdmitHandlers` (cpumanager/admit-handlers.ts): it discovers the CPU
+ * topology from `machine` as upstream's `topology.Discover` does and may throw (upstream's
+ * message) for a node whose kubelet would refuse to start, such as a checkpoint of another policy.
  */
 export type AdmitHandlerFactory = (node: NodeContext) => readonly PodAdmitHandler[];
 

@@ -110,6 +110,36 @@ export function validateReservation(
   return problems;
 }
 
+/**
+ * The reservations the kubelet applies: with `reservedSystemCPUs`, its CPU count replaces
+ * systemReserved.cpu and kubeReserved.cpu is dropped (upstream's `--reserved-cpus` override).
+ */
+export function effectiveReservations(
+  reservations: Reservations & { readonly reservedSystemCPUs?: string },
+): Reservations {
+  const count = cpuListSize(reservations.reservedSystemCPUs ?? "");
+  if (count === 0) return reservations;
+  const { cpu: _dropped, ...kubeReserved } = reservations.kubeReserved;
+  return {
+    systemReserved: { ...reservations.systemReserved, cpu: String(count) },
+    kubeReserved,
+    evictionHard: reservations.evictionHard,
+  };
+}
+
+/** The number of CPUs in a list such as `"0-3,8"` (0 for "" or a malformed list). */
+function cpuListSize(list: string): number {
+  const ids = new Set<number>();
+  for (const part of list.split(",")) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (m?.[1] === undefined) return 0;
+    const from = Number(m[1]);
+    const to = m[2] === undefined ? from : Number(m[2]);
+    for (let id = from; id <= to; id++) ids.add(id);
+  }
+  return ids.size;
+}
+
 /** Allocatable from capacity and reservations (upstream's node status `MachineInfo` setter). */
 export function computeAllocatable(
   capacity: Readonly<ResourceList>,

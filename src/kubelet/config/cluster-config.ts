@@ -4,6 +4,10 @@
  */
 import type { ResourceList, Taint } from "../../api/index.ts";
 import type { JsonObject } from "../../util/index.ts";
+import {
+  type ControllerManagerSettings,
+  defaultControllerManagerSettings,
+} from "./controller-manager-settings.ts";
 
 export const clusterConfigApiVersion = "gantry.dev/v1alpha1";
 export const clusterConfigKind = "ClusterConfig";
@@ -34,6 +38,11 @@ export interface KubeletSettings {
   /** Passed to the CPU manager as given (`full-pcpus-only: "true"`). */
   readonly cpuManagerPolicyOptions: Readonly<Record<string, string>>;
   readonly cpuManagerReconcilePeriodMs: number;
+  /**
+   * Kubelet feature gates; only the CPU manager's are known (`CPUManagerPolicyAlphaOptions`,
+   * default false; `CPUManagerPolicyBetaOptions`, default true).
+   */
+  readonly featureGates: Readonly<Record<string, boolean>>;
   readonly topologyManagerPolicy: TopologyManagerPolicy;
   readonly topologyManagerScope: TopologyManagerScope;
   /** A cpuset list (`"0,1"` or `"0-3"`); "" for none. */
@@ -86,6 +95,11 @@ export interface ClusterConfig {
   readonly kind: typeof clusterConfigKind;
   readonly networking: NetworkingConfig;
   readonly nodePools: readonly NodePool[];
+  /**
+   * The controller manager's node lifecycle and pod GC settings (not a kubelet's, but they
+   * decide what a failed emulated node leads to). @default defaultControllerManagerSettings
+   */
+  readonly controllerManager?: ControllerManagerSettings;
 }
 
 /** The node count of `gantry up` without options. */
@@ -101,6 +115,7 @@ export const defaultKubeletSettings: KubeletSettings = Object.freeze({
   cpuManagerPolicy: "none",
   cpuManagerPolicyOptions: {},
   cpuManagerReconcilePeriodMs: 10_000,
+  featureGates: {},
   topologyManagerPolicy: "none",
   topologyManagerScope: "container",
   reservedSystemCPUs: "",
@@ -151,6 +166,7 @@ export function defaultClusterConfig(nodes: number = defaultNodeCount): ClusterC
     kind: clusterConfigKind,
     networking: defaultNetworking,
     nodePools: nodes === 0 ? [] : [defaultNodePool(nodes)],
+    controllerManager: defaultControllerManagerSettings,
   };
 }
 

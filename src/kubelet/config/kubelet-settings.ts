@@ -1,6 +1,5 @@
 /** Reads a pool's `kubelet:` section into `KubeletSettings`, defaulting what is left out. */
 import type { ResourceList } from "../../api/index.ts";
-import { parseDuration } from "../internal/duration.ts";
 import { evictionSignals, evictionThreshold } from "./allocatable.ts";
 import {
   type CpuManagerPolicy,
@@ -16,6 +15,7 @@ import {
   checkKeys,
   childPath,
   type Problems,
+  readDuration,
   readInteger,
   readObject,
   readString,
@@ -37,6 +37,7 @@ export const kubeletSettingsFields = [
   "cpuManagerPolicy",
   "cpuManagerPolicyOptions",
   "cpuManagerReconcilePeriod",
+  "featureGates",
   "topologyManagerPolicy",
   "topologyManagerScope",
   "reservedSystemCPUs",
@@ -66,24 +67,6 @@ function readChoice<T extends string>(
     `unknown value ${JSON.stringify(text)}; use one of ${choices.map((c) => JSON.stringify(c)).join(", ")}${hint === undefined ? "" : ` (did you mean ${JSON.stringify(hint)}?)`}`,
   );
   return undefined;
-}
-
-function readDuration(value: unknown, path: string, problems: Problems): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  const text = typeof value === "number" && value === 0 ? "0" : value;
-  if (typeof text !== "string") {
-    problems.add(path, `must be a duration such as "10s" or "1m30s", got ${JSON.stringify(value)}`);
-    return undefined;
-  }
-  const ms = parseDuration(text);
-  if (ms === undefined || ms < 0) {
-    problems.add(
-      path,
-      `invalid duration ${JSON.stringify(text)}; write a non-negative Go duration such as "500ms", "10s" or "1m30s"`,
-    );
-    return undefined;
-  }
-  return ms;
 }
 
 function readEvictionHard(
@@ -120,6 +103,37 @@ function isCpuList(text: string): boolean {
   });
 }
 
+/** The kubelet feature gates the emulation knows (the CPU manager's option gates). */
+export const knownFeatureGates = [
+  "CPUManagerPolicyAlphaOptions",
+  "CPUManagerPolicyBetaOptions",
+] as const;
+
+function readFeatureGates(
+  value: unknown,
+  path: string,
+  problems: Problems,
+): Record<string, boolean> | undefined {
+  const object = readObject(value, path, problems);
+  if (object === undefined) return undefined;
+  const gates: Record<string, boolean> = {};
+  for (const [name, enabled] of Object.entries(object)) {
+    const p = childPath(path, name);
+    if (!(knownFeatureGates as readonly string[]).includes(name)) {
+      const hint = suggest(name, knownFeatureGates);
+      problems.add(
+        p,
+        `unrecognized feature gate: ${name}${hint === undefined ? `; the emulated kubelet knows ${knownFeatureGates.join(", ")}` : `; did you mean "${hint}"?`}`,
+      );
+    } else if (typeof enabled !== "boolean") {
+      problems.add(p, `must be true or false, got ${JSON.stringify(enabled)}`);
+    } else {
+      gates[name] = enabled;
+    }
+  }
+  return gates;
+}
+
 /** Reads `kubelet:`; absent keys take `defaultKubeletSettings`. */
 export function readKubeletSettings(
   value: unknown,
@@ -147,6 +161,8 @@ export function readKubeletSettings(
     problems,
   );
   if (options !== undefined) settings.cpuManagerPolicyOptions = options;
+  const gates = readFeatureGates(object["featureGates"], at("featureGates"), problems);
+  if (gates !== undefined) settings.featureGates = gates;
   const tmPolicy = readChoice<TopologyManagerPolicy>(
     object["topologyManagerPolicy"],
     topologyManagerPolicies,

@@ -2,12 +2,14 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import test from "node:test";
 import { fileURLToPath } from "node:url";
+import { presetNames } from "../cpumanager/topology/presets.ts";
 import {
   defaultClusterConfig,
   defaultKubeletSettings,
   type NodePool,
   poolNodeNames,
 } from "./cluster-config.ts";
+import { defaultControllerManagerSettings } from "./controller-manager-settings.ts";
 import { ClusterConfigError, parseClusterConfig } from "./parse.ts";
 
 const header = "apiVersion: gantry.dev/v1alpha1\nkind: ClusterConfig\n";
@@ -114,7 +116,7 @@ nodePools:
         pods: "50",
       },
       allocatable: {
-        cpu: "7",
+        cpu: "6",
         memory: "30Gi",
         "ephemeral-storage": "100Gi",
         "hugepages-1Gi": "0",
@@ -153,14 +155,46 @@ test("parseClusterConfig: a cAdvisor topology sets capacity.cpu to its CPU count
   assert.deepEqual(pool.topology?.["topology"] !== undefined, true);
 });
 
-test("parseClusterConfig: a topology in another form stays opaque and needs no capacity.cpu", () => {
+const topologyForms = [
+  { name: "a preset name", topology: "amd-epyc-7763-1s", cpu: "128" },
+  { name: "a preset mapping", topology: "{preset: uncore-single-socket-smt}", cpu: "16" },
+  {
+    name: "the flat CPU list",
+    topology:
+      "{cpus: [{cpu: 0, core: 0, socket: 0, numa: 0, uncore: 0}, {cpu: 1, core: 0, socket: 0, numa: 0, uncore: 0}]}",
+    cpu: "2",
+  },
+] as const;
+
+for (const c of topologyForms) {
+  test(`parseClusterConfig: ${c.name} as topology sets capacity.cpu`, () => {
+    const pool = onlyPool(`${header}nodePools:\n- name: a\n  topology: ${c.topology}\n`);
+    assert.equal(pool.capacity["cpu"], c.cpu);
+  });
+}
+
+test("parseClusterConfig: a topology file is read relative to the config", () => {
+  const read: string[] = [];
+  const config = parseClusterConfig(
+    `${header}nodePools:\n- name: a\n  topology: {file: epyc.json}\n`,
+    {
+      source: "/etc/gantry/cluster.yaml",
+      readFile: (path) => {
+        read.push(path);
+        return '{"preset": "amd-epyc-9654-2s"}';
+      },
+    },
+  );
+  assert.deepEqual(read, ["epyc.json"]);
+  assert.equal(config.nodePools[0]?.capacity["cpu"], "384");
+  assert.deepEqual(config.nodePools[0]?.topology, { preset: "amd-epyc-9654-2s" });
+});
+
+test("parseClusterConfig: reservedSystemCPUs replaces the CPU reservations in allocatable", () => {
   const pool = onlyPool(
-    `${header}nodePools:\n- name: opaque\n  topology: {sockets: 2, coresPerSocket: 8}\n`,
+    `${header}nodePools:\n- name: a\n  capacity: {cpu: 8}\n  kubelet: {reservedSystemCPUs: "0-2", kubeReserved: {cpu: 500m}, systemReserved: {cpu: "1"}}\n`,
   );
-  assert.deepEqual(
-    { topology: pool.topology, cpu: pool.capacity["cpu"] },
-    { topology: { sockets: 2, coresPerSocket: 8 }, cpu: "4" },
-  );
+  assert.equal(pool.allocatable["cpu"], "5");
 });
 
 test("parseClusterConfig: explicit allocatable is taken as given", () => {
@@ -181,7 +215,105 @@ test("defaultClusterConfig: N nodes named node-0 … in one default pool", () =>
   assert.equal(defaultClusterConfig().nodePools[0]?.count, 3);
 });
 
+test("parseClusterConfig: controllerManager settings are read and the rest defaulted", () => {
+  const config = parseClusterConfig(
+    `${header}nodePools: []\ncontrollerManager:\n  nodeMonitorPeriod: 500ms\n  nodeMonitorGracePeriod: 4s\n  nodeEvictionRate: 1\n  terminatedPodGCThreshold: 10\n`,
+  );
+  assert.deepEqual(config.controllerManager, {
+    ...defaultControllerManagerSettings,
+    nodeMonitorPeriodMs: 500,
+    nodeMonitorGracePeriodMs: 4000,
+    nodeEvictionRate: 1,
+    terminatedPodGcThreshold: 10,
+  });
+  assert.deepEqual(
+    parseClusterConfig(`${header}nodePools: []\n`).controllerManager,
+    defaultControllerManagerSettings,
+  );
+  assert.deepEqual(defaultClusterConfig(1).controllerManager, defaultControllerManagerSettings);
+});
+
 const errorCases: readonly { name: string; text: string; want: readonly string[] }[] = [
+  {
+    name: "a topology in an unknown form",
+    text: `${header}nodePools:\n- name: a\n  topology: {sockets: 2, coresPerSocket: 8}\n`,
+    want: [
+      "nodePools[0].topology: unknown topology form; use a preset name, {preset: NAME}, {file: PATH}, {cpus: [{cpu, core, socket, numa, uncore}, …]} or cAdvisor's MachineInfo (with a topology list)",
+    ],
+  },
+  {
+    name: "an unknown preset",
+    text: `${header}nodePools:\n- name: a\n  topology: epyc\n`,
+    want: [
+      `nodePools[0].topology: unknown topology preset "epyc"; use one of ${presetNames().join(", ")}`,
+    ],
+  },
+  {
+    name: "a static policy without a CPU reservation",
+    text: `${header}nodePools:\n- name: a\n  kubelet: {cpuManagerPolicy: static}\n`,
+    want: [
+      "nodePools[0].kubelet: [cpumanager] unable to determine reserved CPU resources for static policy; set kubelet.kubeReserved.cpu, kubelet.systemReserved.cpu or kubelet.reservedSystemCPUs",
+    ],
+  },
+  {
+    name: "a static policy with a zero CPU reservation",
+    text: `${header}nodePools:\n- name: a\n  kubelet: {cpuManagerPolicy: static, kubeReserved: {cpu: "0"}}\n`,
+    want: [
+      "nodePools[0].kubelet: [cpumanager] the static policy requires systemreserved.cpu + kubereserved.cpu to be greater than zero; set kubelet.kubeReserved.cpu, kubelet.systemReserved.cpu or kubelet.reservedSystemCPUs",
+    ],
+  },
+  {
+    name: "an alpha CPU manager option without its feature gate",
+    text: `${header}nodePools:\n- name: a\n  kubelet: {cpuManagerPolicy: static, kubeReserved: {cpu: "1"}, cpuManagerPolicyOptions: {align-by-socket: "true"}}\n`,
+    want: [
+      'nodePools[0].kubelet: CPU Manager Policy Alpha-level Options not enabled, but option "align-by-socket" provided; set kubelet.featureGates.CPUManagerPolicyAlphaOptions: true',
+    ],
+  },
+  {
+    name: "conflicting CPU manager options",
+    text: `${header}nodePools:\n- name: a\n  kubelet: {cpuManagerPolicy: static, kubeReserved: {cpu: "1"}, featureGates: {CPUManagerPolicyAlphaOptions: true}, cpuManagerPolicyOptions: {full-pcpus-only: "true", distribute-cpus-across-cores: "true"}}\n`,
+    want: [
+      "nodePools[0].kubelet: static policy options full-pcpus-only and distribute-cpus-across-cores can not be used at the same time",
+    ],
+  },
+  {
+    name: "options with the none policy",
+    text: `${header}nodePools:\n- name: a\n  kubelet: {cpuManagerPolicyOptions: {full-pcpus-only: "true"}}\n`,
+    want: [
+      "nodePools[0].kubelet.cpuManagerPolicyOptions: None policy: received unsupported options=map[full-pcpus-only:true]; set cpuManagerPolicy: static or drop the options",
+    ],
+  },
+  {
+    name: "an unknown feature gate",
+    text: `${header}nodePools:\n- name: a\n  kubelet: {featureGates: {CPUManagerPolicyAlphaOption: true}}\n`,
+    want: [
+      'nodePools[0].kubelet.featureGates.CPUManagerPolicyAlphaOption: unrecognized feature gate: CPUManagerPolicyAlphaOption; did you mean "CPUManagerPolicyAlphaOptions"?',
+    ],
+  },
+  {
+    name: "controllerManager values out of range",
+    text: `${header}nodePools: []\ncontrollerManager: {nodeMonitorPeriod: 0, nodeEvictionRate: -1, unhealthyZoneThreshold: 2, nodeMonitorGracePriod: 1s}\n`,
+    want: [
+      'controllerManager.nodeMonitorGracePriod: unknown field; did you mean "nodeMonitorGracePeriod"?',
+      "controllerManager.nodeMonitorPeriod: must be longer than 0s",
+      "controllerManager.nodeEvictionRate: must be a number ≥ 0, got -1",
+      "controllerManager.unhealthyZoneThreshold: must be a number from 0 to 1, got 2",
+    ],
+  },
+  {
+    name: "a grace period shorter than the monitor period",
+    text: `${header}nodePools: []\ncontrollerManager: {nodeMonitorPeriod: 10s, nodeMonitorGracePeriod: 5s}\n`,
+    want: [
+      "controllerManager.nodeMonitorGracePeriod: 5s is shorter than nodeMonitorPeriod 10s; make the grace period several monitor periods long",
+    ],
+  },
+  {
+    name: "kubelets renewing their Lease less often than the grace period",
+    text: `${header}nodePools:\n- name: a\ncontrollerManager: {nodeMonitorPeriod: 1s, nodeMonitorGracePeriod: 5s}\n`,
+    want: [
+      "nodePools[0].kubelet.nodeLeaseDurationSeconds: the Lease is renewed every 10s, not within controllerManager.nodeMonitorGracePeriod 5s, so healthy nodes would be marked Unknown; use a shorter one, such as 10",
+    ],
+  },
   {
     name: "wrong apiVersion and kind",
     text: "apiVersion: v1\nkind: Config\nnodePools: []\n",

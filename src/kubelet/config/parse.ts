@@ -2,6 +2,8 @@
  * `parseClusterConfig(text)`: YAML → a validated, defaulted `ClusterConfig`. Every problem is
  * reported at once, each naming its field path and what to write instead.
  */
+import { readFileSync } from "node:fs";
+import { dirname, isAbsolute, resolve } from "node:path";
 import { parseDocument } from "yaml";
 import {
   compareQuantities,
@@ -19,9 +21,12 @@ import {
   validateNodeTaints,
 } from "../../api/index.ts";
 import { isPlainObject, type JsonObject } from "../../util/index.ts";
+import { findPreset, presetNames } from "../cpumanager/topology/presets.ts";
+import { cpuManagerProblem } from "../cpumanager/validate.ts";
 import { parseIpv4Cidr, subnetCount } from "../internal/cidr.ts";
+import { flatMachineTopology } from "../machine/machine-info.ts";
 import { cadvisorTopologyInterpreter, type TopologyInterpreter } from "../machine/topology.ts";
-import { computeAllocatable, validateReservation } from "./allocatable.ts";
+import { computeAllocatable, effectiveReservations, validateReservation } from "./allocatable.ts";
 import {
   type ClusterConfig,
   clusterConfigApiVersion,
@@ -32,6 +37,7 @@ import {
   type NodePool,
   poolNodeNames,
 } from "./cluster-config.ts";
+import { heartbeatProblem, readControllerManagerSettings } from "./controller-manager-settings.ts";
 import { readKubeletSettings } from "./kubelet-settings.ts";
 import {
   checkKeys,
@@ -69,9 +75,69 @@ export interface ParseClusterConfigOptions {
   readonly topology?: TopologyInterpreter;
   /** Run on every pool that passed the built-in checks, in order. */
   readonly validators?: readonly PoolValidator[];
+  /**
+   * Reads the file of `topology: {file: PATH}`. @default reads PATH from disk, relative to the
+   * directory of `source` (the working directory for an inline config)
+   */
+  readonly readFile?: (path: string) => string;
 }
 
-const topFields = ["apiVersion", "kind", "networking", "nodePools"] as const;
+/**
+ * A pool's `topology`: a preset name becomes `{preset: NAME}`, `{file: PATH}` the file's
+ * (YAML or JSON) contents; any other mapping is taken as written.
+ */
+function readTopologyField(
+  value: unknown,
+  path: string,
+  readFile: (path: string) => string,
+  problems: Problems,
+): JsonObject | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "string") {
+    if (findPreset(value) !== undefined) return { preset: value };
+    problems.add(
+      path,
+      `unknown topology preset ${JSON.stringify(value)}; use one of ${presetNames().join(", ")}`,
+    );
+    return undefined;
+  }
+  const object = readObject(value, path, problems);
+  if (object === undefined) return undefined;
+  const file = object["file"];
+  if (file === undefined) return structuredClone(object);
+  if (typeof file !== "string" || Object.keys(object).length !== 1) {
+    problems.add(path, "a file topology is {file: PATH} alone, PATH a string");
+    return undefined;
+  }
+  let text: string;
+  try {
+    text = readFile(file);
+  } catch (error: unknown) {
+    problems.add(
+      childPath(path, "file"),
+      `cannot read ${JSON.stringify(file)}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return undefined;
+  }
+  const document = parseDocument(text, { uniqueKeys: true });
+  const parsed: unknown = document.errors.length > 0 ? undefined : document.toJS();
+  if (typeof parsed === "string") return { preset: parsed };
+  if (!isPlainObject(parsed)) {
+    problems.add(
+      childPath(path, "file"),
+      `${JSON.stringify(file)} is not a JSON or YAML mapping; write a topology in one of its forms`,
+    );
+    return undefined;
+  }
+  return parsed as JsonObject;
+}
+
+function diskReader(source: string): (path: string) => string {
+  const base = source === "(inline)" ? process.cwd() : dirname(resolve(source));
+  return (path) => readFileSync(isAbsolute(path) ? path : resolve(base, path), "utf8");
+}
+
+const topFields = ["apiVersion", "kind", "networking", "nodePools", "controllerManager"] as const;
 const networkingFields = ["podSubnet", "nodeCIDRMaskSize"] as const;
 const poolFields = [
   "name",
@@ -180,6 +246,7 @@ function readPool(
   value: unknown,
   path: string,
   interpreter: TopologyInterpreter,
+  readFile: (path: string) => string,
   problems: Problems,
 ): NodePool | undefined {
   const object = readObject(value, path, problems);
@@ -212,8 +279,7 @@ function readPool(
   fieldErrors(validateAnnotations(annotations, FieldPath.of(at("annotations"))), problems);
   const taints = readTaints(object["taints"], at("taints"), problems);
 
-  const topologyValue = readObject(object["topology"], at("topology"), problems);
-  const topology = topologyValue === undefined ? undefined : structuredClone(topologyValue);
+  const topology = readTopologyField(object["topology"], at("topology"), readFile, problems);
   if (topology !== undefined) {
     for (const p of interpreter.validate(topology, at("topology"))) problems.add("", p);
   }
@@ -255,11 +321,19 @@ function readPool(
     }
     allocatable = { ...capacity, ...explicit };
   } else {
-    const reservations = kubelet;
+    const reservations = effectiveReservations(kubelet);
     for (const p of validateReservation(capacity, reservations)) problems.add(at("kubelet"), p);
     allocatable = computeAllocatable(capacity, reservations);
   }
   if (problems.list.length > before || name === undefined) return undefined;
+  const machine =
+    (topology === undefined ? undefined : interpreter.machine(topology, 0)) ??
+    flatMachineTopology(quantityValue(parseQuantity(capacity["cpu"] ?? "0")), 0);
+  const cpuProblem = cpuManagerProblem(kubelet, machine.nodes, at("kubelet"));
+  if (cpuProblem !== undefined) {
+    problems.add("", cpuProblem);
+    return undefined;
+  }
   return {
     name,
     count,
@@ -323,6 +397,7 @@ export function parseClusterConfig(
 ): ClusterConfig {
   const source = options.source ?? "(inline)";
   const interpreter = options.topology ?? cadvisorTopologyInterpreter;
+  const readFile = options.readFile ?? diskReader(source);
   const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (document.errors.length > 0) {
     throw new ClusterConfigError(
@@ -358,10 +433,17 @@ export function parseClusterConfig(
       "required: list the node pools (use [] for a cluster with only nodes you create yourself)",
     );
   }
+  const controllerManager = readControllerManagerSettings(
+    root["controllerManager"],
+    "controllerManager",
+    problems,
+  );
   const pools: NodePool[] = [];
   (poolValues ?? []).forEach((value, i) => {
-    const pool = readPool(value, `nodePools[${i}]`, interpreter, problems);
+    const pool = readPool(value, `nodePools[${i}]`, interpreter, readFile, problems);
     if (pool === undefined) return;
+    const heartbeat = heartbeatProblem(pool.kubelet, controllerManager, `nodePools[${i}].kubelet`);
+    if (heartbeat !== undefined) problems.add("", heartbeat);
     for (const validate of options.validators ?? []) {
       for (const p of validate(pool, `nodePools[${i}]`)) problems.add("", p);
     }
@@ -384,5 +466,6 @@ export function parseClusterConfig(
     kind: clusterConfigKind,
     networking,
     nodePools: pools,
+    controllerManager,
   };
 }

@@ -3,6 +3,7 @@
  * reports every mistake in a cluster config with its field path and a fix.
  */
 import { isPlainObject, type JsonObject } from "../../util/index.ts";
+import { parseDuration } from "../internal/duration.ts";
 
 /** Problems found so far, each `"<path>: <what is wrong>; <what to do>"`. */
 export class Problems {
@@ -150,4 +151,23 @@ export function readStringMap(
     else problems.add(childPath(path, key), `must be a string, got ${describe(item)}`);
   }
   return out;
+}
+
+/** A Go duration string (or 0) at `path`, in milliseconds. */
+export function readDuration(value: unknown, path: string, problems: Problems): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const text = typeof value === "number" && value === 0 ? "0" : value;
+  if (typeof text !== "string") {
+    problems.add(path, `must be a duration such as "10s" or "1m30s", got ${JSON.stringify(value)}`);
+    return undefined;
+  }
+  const ms = parseDuration(text);
+  if (ms === undefined || ms < 0) {
+    problems.add(
+      path,
+      `invalid duration ${JSON.stringify(text)}; write a non-negative Go duration such as "500ms", "10s" or "1m30s"`,
+    );
+    return undefined;
+  }
+  return ms;
 }

@@ -1,6 +1,6 @@
 /** What the fleet's sync functions share: the API, time, caches, timers and the work queue. */
 import type { Node, Pod } from "../../api/index.ts";
-import type { Client } from "../../client/index.ts";
+import type { Client, EventRecorder } from "../../client/index.ts";
 import type { Clock, DeepReadonly, Logger } from "../../util/index.ts";
 import type { NodeAgent } from "./node-agent.ts";
 
@@ -40,4 +40,6 @@ export interface FleetContext {
   cancel(key: WorkKey): void;
   /** Queues a key for a worker now. */
   enqueue(key: WorkKey): void;
+  /** The kubelet of `node`'s event recorder (`source.component` kubelet, `source.host` node). */
+  events(node: string): EventRecorder;
 }

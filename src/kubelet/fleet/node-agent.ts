@@ -56,6 +56,8 @@ export class NodeAgent {
   /** The Lease as last written (its resourceVersion makes the next renewal a plain update). */
   lease: Lease | undefined;
   readonly pods = new Map<string, PodSlot>();
+  /** The images (normalized) this node has pulled, for IfNotPresent pulls. */
+  readonly images = new Set<string>();
   #seq = 0;
 
   constructor(node: EmulatedNode, handlers: readonly PodAdmitHandler[]) {

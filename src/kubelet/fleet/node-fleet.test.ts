@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import test from "node:test";
-import type { Lease, Node, Pod } from "../../api/index.ts";
-import { type Client, leasesResource, nodesResource, podsResource } from "../../client/index.ts";
+import type { Event, Lease, Node, Pod } from "../../api/index.ts";
+import {
+  type Client,
+  eventsResource,
+  leasesResource,
+  nodesResource,
+  podsResource,
+} from "../../client/index.ts";
 import { type ClusterHarness, startClusterHarness } from "../../testing/index.ts";
 import { parseClusterConfig } from "../config/parse.ts";
 import { NodeFleet } from "./node-fleet.ts";
@@ -254,6 +260,59 @@ test("NodeFleet: nodes, heartbeats and pods against the real API server", async 
         "MODIFIED Failed exited(143) deleting",
         "DELETED Failed exited(143) deleting",
       ]);
+    },
+  );
+
+  await t.test(
+    "NodeFleet.start: the kubelet records pull, create, start, stop, back-off and rejection events",
+    async () => {
+      await runPod(
+        client,
+        podOf("crash", { "gantry.dev/exit-code": "1" }, { restartPolicy: "Always" }),
+        "t-1",
+      );
+      await waitFor(
+        "crash in CrashLoopBackOff",
+        getPod(client, "crash"),
+        (p) => p.status?.containerStatuses?.[0]?.state?.waiting?.reason === "CrashLoopBackOff",
+      );
+      await fleet.flushEvents();
+      const crash = await client.get<Pod>(podsResource, "default", "crash");
+      const events = (await client.list<Event>(eventsResource, "default")).items;
+      const of = (name: string) =>
+        events
+          .filter((e) => e.involvedObject.name === name)
+          .sort((a, b) => (a.metadata.name ?? "").localeCompare(b.metadata.name ?? ""))
+          .map(
+            (e) =>
+              `${e.source?.host} ${e.involvedObject.fieldPath ?? "-"} ${e.type} ${e.reason} x${e.count}: ${e.message}`,
+          );
+      assert.deepEqual(
+        { web: of("web"), crash: of("crash"), big: of("big") },
+        {
+          web: [
+            't-0 spec.containers{app} Normal Pulling x1: Pulling image "nginx:1.27"',
+            't-0 spec.containers{app} Normal Pulled x1: Successfully pulled image "nginx:1.27" in 0s (0s including waiting). Image size: 0 bytes.',
+            "t-0 spec.containers{app} Normal Created x1: Created container: app",
+            "t-0 spec.containers{app} Normal Started x1: Started container app",
+            "t-0 spec.containers{app} Normal Killing x1: Stopping container app",
+          ],
+          crash: [
+            't-1 spec.containers{app} Normal Pulled x2: Container image "nginx:1.27" already present on machine',
+            "t-1 spec.containers{app} Normal Created x2: Created container: app",
+            "t-1 spec.containers{app} Normal Started x2: Started container app",
+            `t-1 spec.containers{app} Warning BackOff x1: Back-off restarting failed container app in pod crash_default(${crash.metadata.uid})`,
+          ],
+          big: [
+            "t-1 - Warning OutOfcpu x1: Node didn't have enough resource: cpu, requested: 3000, used: 0, capacity: 2000",
+          ],
+        },
+      );
+      assert.deepEqual(
+        events.map((e) => e.source?.component),
+        events.map(() => "kubelet"),
+      );
+      await client.delete(podsResource, "default", "crash", { gracePeriodSeconds: 0 });
     },
   );
 

@@ -7,8 +7,11 @@ import type { Node, Pod } from "../../api/index.ts";
 import {
   type Client,
   deletedObject,
+  type EventBroadcaster,
+  type EventRecorder,
   type InformerFactory,
   type InformerScope,
+  newEventBroadcaster,
   newInformerFactory,
   newItemExponentialFailureRateLimiter,
   newRateLimitingQueue,
@@ -64,6 +67,11 @@ export interface NodeFleetDeps {
    * components. When absent the fleet makes and starts its own.
    */
   readonly informers?: InformerFactory;
+  /**
+   * Where the kubelets' events go. @default a broadcaster of the fleet's own over `client`
+   * (5,000 queued events at most, 2 writes at once, correlation caches of 16,384 events), flushed when the fleet stops
+   */
+  readonly events?: EventBroadcaster;
 }
 
 /** How a fleet behaves. */
@@ -111,6 +119,8 @@ export class NodeFleet implements KubeletEndpoints {
   readonly #timers: TimerQueue<WorkKey>;
   readonly #cidrs: NodeCidrAllocator;
   readonly #interpreter: TopologyInterpreter;
+  readonly #events: EventBroadcaster;
+  readonly #recorders = new Map<string, EventRecorder>();
   #context: FleetContext | undefined;
 
   constructor(deps: NodeFleetDeps, options: NodeFleetOptions) {
@@ -129,6 +139,33 @@ export class NodeFleet implements KubeletEndpoints {
       options.config.networking.nodeCIDRMaskSize,
     );
     this.#interpreter = options.topology ?? cadvisorTopologyInterpreter;
+    // One queue and correlator for every kubelet of the process: events of 5,000 nodes are
+    // coalesced and bounded together instead of 5,000 writers competing for the API.
+    this.#events =
+      deps.events ??
+      newEventBroadcaster(
+        { client: deps.client, clock: this.#clock, logger: this.#logger },
+        { maxQueued: 5000, writers: 2, lruCacheSize: 16_384 },
+      );
+  }
+
+  /** Drains the fleet's own event broadcaster (one given in `deps` is its owner's). */
+  async #stopEvents(): Promise<void> {
+    if (this.#deps.events === undefined) await this.#events.shutdown();
+  }
+
+  /** Resolves once every event recorded so far has been written (tests). */
+  flushEvents(): Promise<void> {
+    return this.#events.flush();
+  }
+
+  #recorder(node: string): EventRecorder {
+    let recorder = this.#recorders.get(node);
+    if (recorder === undefined) {
+      recorder = this.#events.recorder({ component: "kubelet", host: node });
+      this.#recorders.set(node, recorder);
+    }
+    return recorder;
   }
 
   /**
@@ -158,7 +195,9 @@ export class NodeFleet implements KubeletEndpoints {
     ]);
     const ctx = this.#makeContext(nodes, pods);
     this.#context = ctx;
-    if (!nodesSynced || !podsSynced) return { done: Promise.all(running).then(() => undefined) };
+    if (!nodesSynced || !podsSynced) {
+      return { done: Promise.all(running).then(() => this.#stopEvents()) };
+    }
 
     for (const node of nodes.indexer.list()) {
       const cidr = node.spec?.podCIDR;
@@ -202,7 +241,7 @@ export class NodeFleet implements KubeletEndpoints {
     for (const node of configured) this.#queue.add(nodeKey(node.name));
     await this.#waitForRegistration(configured, signal);
     this.#logger.info("Emulated nodes registered", { nodes: configured.length });
-    return { done: Promise.all(running).then(() => undefined) };
+    return { done: Promise.all(running).then(() => this.#stopEvents()) };
   }
 
   async #waitForRegistration(nodes: readonly EmulatedNode[], signal: AbortSignal): Promise<void> {
@@ -250,6 +289,7 @@ export class NodeFleet implements KubeletEndpoints {
       schedule: (key, at) => this.#timers.schedule(key, at),
       cancel: (key) => this.#timers.cancel(key),
       enqueue: (key) => this.#queue.add(key),
+      events: (node) => this.#recorder(node),
     };
   }
 
@@ -288,6 +328,7 @@ export class NodeFleet implements KubeletEndpoints {
     }
     if (agent.podCIDR !== undefined) this.#cidrs.release(agent.podCIDR);
     this.#agents.delete(name);
+    this.#recorders.delete(name);
     ctx.logger.info("Node deleted: its kubelet stops", { node: name });
   }
 

@@ -4,11 +4,12 @@
  * pods whose graceful deletion is done, and sets the pod's timer for its next transition.
  */
 import { type Pod, type PodStatus, semanticEqual } from "../../api/index.ts";
-import { isConflict, isNotFound, podsResource } from "../../client/index.ts";
+import { isConflict, isNotFound, podsResource, referenceTo } from "../../client/index.ts";
 import { type DeepReadonly, rfc3339 } from "../../util/index.ts";
 import { runAdmitHandlers } from "../admission/admit-handler.ts";
 import { newPredicateAdmitHandler } from "../admission/predicate.ts";
 import { nodeInternalIp } from "../node/node-object.ts";
+import { runtimeEvents } from "../runtime/events.ts";
 import { podPlan } from "../runtime/plan.ts";
 import {
   advancePod,
@@ -16,6 +17,7 @@ import {
   isPodFinished,
   newPodRecord,
   nextWakeAt,
+  type PodRecord,
   requestStop,
 } from "../runtime/pod-record.ts";
 import { rejectedPodStatus, renderPodStatus } from "../runtime/pod-status.ts";
@@ -115,6 +117,10 @@ function admit(
       });
     } else {
       ctx.logger.v(2).info("Pod rejected", { pod: key, reason: verdict.reason });
+      // `rejectPod`: a Warning with the admission reason and message.
+      ctx
+        .events(agent.node.name)
+        .event(referenceTo(pod, podsResource), "Warning", verdict.reason, verdict.message);
       slot.record = undefined;
       slot.released = true;
       slot.refusal = { reason: verdict.reason, message: verdict.message };
@@ -128,6 +134,23 @@ function admit(
   else if (slot.podIP !== undefined) agent.ips?.restore(uid, slot.podIP);
   else slot.podIP = agent.ips?.allocate(uid);
   return slot;
+}
+
+/** Records the events of the runtime step from `before` to `after` as the node's kubelet. */
+function recordRuntimeEvents(
+  ctx: FleetContext,
+  agent: NodeAgent,
+  pod: DeepReadonly<Pod>,
+  before: PodRecord,
+  after: PodRecord,
+): void {
+  if (before === after) return;
+  const { events, pulled } = runtimeEvents(pod, before, after, (image) => agent.images.has(image));
+  for (const image of pulled) agent.images.add(image);
+  const recorder = ctx.events(agent.node.name);
+  for (const e of events) {
+    recorder.event(referenceTo(pod, podsResource, e.fieldPath), e.type, e.reason, e.message);
+  }
 }
 
 async function writeStatus(
@@ -193,7 +216,8 @@ export async function syncPod(ctx: FleetContext, key: string): Promise<void> {
     return;
   }
   const deleting = pod.metadata.deletionTimestamp !== undefined;
-  let record = slot.record;
+  const before = slot.record;
+  let record = before;
   if (record === undefined) {
     if (deleting && !slot.deleting) {
       await deletePod(ctx, pod);
@@ -216,6 +240,7 @@ export async function syncPod(ctx: FleetContext, key: string): Promise<void> {
   }
   record = advancePod(record, now);
   slot.record = record;
+  if (before !== undefined) recordRuntimeEvents(ctx, agent, pod, before, record);
   const finished = isPodFinished(record);
   if (finished) release(agent, slot, pod);
 

@@ -1,39 +1,15 @@
 /**
  * cAdvisor's `MachineInfo` (github.com/google/cadvisor/info/v1), the document a kubelet serves
  * at `/spec/` and the CPU manager discovers its topology from. Field names are the wire names.
+ * The per-CPU types live with the CPU manager's topology model.
  */
+import type { CadvisorCore, CadvisorNode } from "../cpumanager/topology/cadvisor.ts";
 
-/** One cache: `{"id": 0, "size": 32768, "type": "Data", "level": 1}` (size in bytes). */
-export interface CadvisorCache {
-  readonly id: number;
-  readonly size: number;
-  readonly type: "Data" | "Instruction" | "Unified";
-  readonly level: number;
-}
-
-/** One physical core and its hardware threads (logical CPUs). */
-export interface CadvisorCore {
-  /** cAdvisor's per-socket core id. */
-  readonly core_id: number;
-  readonly thread_ids: readonly number[];
-  readonly caches: readonly CadvisorCache[];
-  readonly uncore_caches: readonly CadvisorCache[];
-  readonly socket_id: number;
-  readonly book_id?: string;
-  readonly drawer_id?: string;
-}
-
-/** One NUMA node. */
-export interface CadvisorNode {
-  readonly node_id: number;
-  /** Bytes of memory attached to this node. */
-  readonly memory: number;
-  readonly hugepages: readonly { readonly page_size: number; readonly num_pages: number }[];
-  readonly cores: readonly CadvisorCore[];
-  /** Caches shared by the whole node (an L3 spanning exactly the node). */
-  readonly caches: readonly CadvisorCache[];
-  readonly distances: readonly number[];
-}
+export type {
+  CadvisorCache,
+  CadvisorCore,
+  CadvisorNode,
+} from "../cpumanager/topology/cadvisor.ts";
 
 /** The CPU shape of a machine: what a topology declaration resolves to. */
 export interface MachineTopology {

@@ -58,6 +58,11 @@ export class Nominator {
     this.add(newPodInfo, info);
   }
 
+  /** Whether no pod is nominated anywhere. */
+  get isEmpty(): boolean {
+    return this.#nodeOf.size === 0;
+  }
+
   nominatedPodsForNode(nodeName: string): readonly PodInfo[] {
     return this.#byNode.get(nodeName) ?? noPods;
   }

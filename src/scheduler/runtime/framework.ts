@@ -73,6 +73,11 @@ export interface FrameworkDeps {
   /** The snapshot of the current cycle. */
   readonly snapshot: () => NodeInfoLister;
   readonly nominatedPodsForNode: (nodeName: string) => readonly PodInfo[];
+  /**
+   * Whether any pod is nominated to any node. False lets Filter skip the per-node nominated
+   * pods lookup for the whole cycle. @default always true (look up every node)
+   */
+  readonly hasNominatedPods?: () => boolean;
   readonly activate: (pods: readonly DeepReadonly<Pod>[]) => void;
   readonly queueClusterEvent: (event: ClusterEvent, oldObj: unknown, newObj: unknown) => void;
 }
@@ -257,6 +262,11 @@ export class Framework {
       return failure(`running "${plugin.name}" filter plugin`, status, plugin.name);
     }
     return success;
+  }
+
+  /** Whether any node has nominated pods (see `FrameworkDeps.hasNominatedPods`). */
+  hasNominatedPods(): boolean {
+    return this.#deps.hasNominatedPods?.() ?? true;
   }
 
   /**

@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import { expectStorageError } from "../conformance-helpers.ts";
 import { translateError } from "./errors.ts";
 import { prepareStatements } from "./statements.ts";
+import { WriterThreadError } from "./writer-thread.ts";
 
 /** The real driver error for a second row following the same row of a key. */
 function lostRaceError(): unknown {
@@ -39,5 +40,12 @@ test("translateError: other errors pass through unchanged", () => {
   assert.throws(
     () => translateError(error, "/k", "write"),
     (e) => e === error,
+  );
+});
+
+test("translateError: the writer thread's SQLITE_BUSY is Unavailable", () => {
+  assert.throws(
+    () => translateError(new WriterThreadError("database is locked", "SQLITE_BUSY"), "/k", "write"),
+    expectStorageError("Unavailable", "/k"),
   );
 });

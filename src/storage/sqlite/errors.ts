@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import { StorageError, type StorageKey } from "../storage.ts";
+import { WriterThreadError } from "./writer-thread.ts";
 
 /**
  * Maps a driver error to a StorageError, the one place this happens (kine's `TranslateErr`).
@@ -7,22 +8,16 @@ import { StorageError, type StorageKey } from "../storage.ts";
  * race: AlreadyExists for a create, Conflict otherwise. Anything else is rethrown unchanged.
  */
 export function translateError(error: unknown, key: StorageKey, op: "create" | "write"): never {
-  if (
-    error instanceof Database.SqliteError &&
-    (error.code === "SQLITE_CONSTRAINT_UNIQUE" || error.code === "SQLITE_CONSTRAINT_PRIMARYKEY")
-  ) {
-    throw new StorageError(
-      op === "create" ? "AlreadyExists" : "Conflict",
-      key,
-      undefined,
-      error.code,
-    );
+  // The writer thread's errors carry SQLite's code as the driver's do.
+  const code =
+    error instanceof Database.SqliteError || error instanceof WriterThreadError
+      ? error.code
+      : undefined;
+  if (code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
+    throw new StorageError(op === "create" ? "AlreadyExists" : "Conflict", key, undefined, code);
   }
-  if (
-    error instanceof Database.SqliteError &&
-    (error.code === "SQLITE_BUSY" || error.code === "SQLITE_LOCKED")
-  ) {
-    throw new StorageError("Unavailable", key, undefined, error.code);
+  if (code === "SQLITE_BUSY" || code === "SQLITE_LOCKED") {
+    throw new StorageError("Unavailable", key, undefined, code);
   }
   throw error;
 }

@@ -1,4 +1,3 @@
-import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import Database from "better-sqlite3";
 import type { JsonObject } from "../../util/index.ts";
 import { insertSorted, keyRange, lowerBound, removeSorted } from "../internal/key-range.ts";
@@ -12,9 +11,11 @@ import {
   type Versioned,
   type WatchEvent,
 } from "../storage.ts";
-import { newCommitQueue } from "./commit-queue.ts";
 import { translateError } from "./errors.ts";
 import { type LatestRow, type LogRow, maxKey, prepareStatements } from "./statements.ts";
+import { compactKey, type WriteDone, type WriteOp, type WriteOutcome } from "./write-ops.ts";
+import { newInlineWriter, type SqliteWriter } from "./writer.ts";
+import { startWriterThread } from "./writer-thread.ts";
 
 export interface SqliteStorageOptions {
   /** The database file; created if missing. `":memory:"` gives a private, non-durable store. */
@@ -23,7 +24,7 @@ export interface SqliteStorageOptions {
    * SQLite's `synchronous` setting (the journal is always WAL).
    * - `"normal"`: an acknowledged write survives a crash or SIGKILL of this process; a power loss
    *   or OS crash may lose the latest acknowledged writes but never corrupts the database.
-   * - `"full"`: an acknowledged write also survives a power loss (one fsync per write).
+   * - `"full"`: an acknowledged write also survives a power loss (one fsync per group commit).
    * @default "normal"
    */
   readonly synchronous?: "normal" | "full";
@@ -39,7 +40,6 @@ export type SqliteStorage = Storage & AsyncDisposable;
 
 /** Revisions compacted per transaction, so a large compaction does not stall other requests. */
 const compactBatch = 10_000;
-const compactKey = "compact_rev";
 
 /**
  * Opens (creating if needed) a kine-style SQLite store. This process must be the database's only
@@ -47,12 +47,36 @@ const compactKey = "compact_rev";
  */
 export async function openSqliteStorage(options: SqliteStorageOptions): Promise<SqliteStorage> {
   const db = new Database(options.path);
+  const synchronous = options.synchronous === "full" ? "FULL" : "NORMAL";
+  // A private in-memory database has no WAL (and no file another connection could open).
+  const fileBacked = options.path !== ":memory:" && options.path !== "";
   let stmts: ReturnType<typeof prepareStatements>;
   try {
     db.pragma("journal_mode = WAL");
-    db.pragma(`synchronous = ${options.synchronous === "full" ? "FULL" : "NORMAL"}`);
+    // Durability: etcd fsyncs every commit, so an acknowledged write survives a power loss; that
+    // is `"full"` here (one fsync per group commit). The default is NORMAL: a commit is appended
+    // to the WAL with a plain write(2), so once acknowledged it survives SIGKILL or a crash of
+    // this process (the OS holds it; the next open replays the WAL, see crash-safety.test.ts),
+    // and a power loss or kernel crash can lose the last commits but never corrupts the file
+    // (WAL checkpoints are fsynced). For a single-node control plane that trade is right: the
+    // process dying is the failure it must survive, and an fsync per commit would bound writes
+    // by the disk's sync latency (tens of ms on a busy VM disk) instead of by CPU.
+    db.pragma(`synchronous = ${synchronous}`);
     db.pragma("temp_store = MEMORY");
     stmts = prepareStatements(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  // A file's writes go to the writer thread, which holds the only connection that writes: its
+  // commits (and SQLite's checkpoints, with their fsyncs) never block this thread, which keeps
+  // serving reads from its own connection. A private `:memory:` database can only be written
+  // here.
+  let writer: SqliteWriter;
+  try {
+    writer = fileBacked
+      ? await startWriterThread({ path: options.path, synchronous })
+      : newInlineWriter(db, stmts);
   } catch (error) {
     db.close();
     throw error;
@@ -65,7 +89,6 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     .all()
     .map((r) => r.name)
     .sort();
-  const commits = newCommitQueue(db);
 
   const replay = (
     prefix: StorageKey,
@@ -100,38 +123,21 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     return row === undefined || row.deleted === 1 ? undefined : row;
   };
 
-  // Writes run inside the commit queue's batch transaction, each in its own savepoint.
-  const insertCreate = (key: StorageKey, text: string): number => {
-    const latest = stmts.latest.get(key);
-    if (latest !== undefined && latest.deleted === 0) {
-      throw new StorageError("AlreadyExists", key, latest.id);
-    }
-    return Number(stmts.insert.run(key, 1, 0, 0, latest?.id ?? 0, text, null).lastInsertRowid);
-  };
-
-  /** Inserts the row that follows the key's live row; returns that row and the new revision. */
-  const insertAfter = (
+  /** Submits a write; an outcome that is not `ok` becomes its StorageError. */
+  const write = async (
     key: StorageKey,
-    text: string | undefined,
-    expected: Revision | undefined,
-  ): { readonly row: LatestRow; readonly revision: Revision } => {
-    const row = liveRow(key);
-    if (row === undefined) throw new StorageError("NotFound", key);
-    if (expected !== undefined && row.id !== expected) {
-      throw new StorageError("Conflict", key, row.id);
+    op: WriteOp,
+    committed: (done: WriteDone) => void,
+  ): Promise<WriteDone> => {
+    let outcome: WriteOutcome;
+    try {
+      outcome = await writer.submit(op, committed);
+    } catch (error: unknown) {
+      return translateError(error, key, op.op === "create" ? "create" : "write");
     }
-    const info =
-      text === undefined
-        ? stmts.insert.run(key, 0, 1, row.createRevision, row.id, row.value, null)
-        : stmts.insert.run(key, 0, 0, row.createRevision, row.id, text, row.value);
-    return { row, revision: Number(info.lastInsertRowid) };
+    if (!outcome.ok) throw new StorageError(outcome.reason, key, outcome.revision);
+    return outcome;
   };
-
-  const compactStep = db.transaction((from: Revision, to: Revision): void => {
-    stmts.deleteSuperseded.run(from, to);
-    stmts.deleteTombstones.run(from, to);
-    stmts.setMeta.run(compactKey, to);
-  });
 
   const listAt = (
     prefix: StorageKey,
@@ -174,11 +180,15 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     return Math.max(0, hi - lowerBound(liveKeys, start));
   };
 
+  let compacting: Promise<void> = Promise.resolve();
+
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
-    commits.close();
     hub.close();
+    // The writer's connection goes first: the last connection to close folds the WAL back into
+    // the database file.
+    await writer.close();
     db.close();
   };
 
@@ -217,70 +227,43 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
       ensureOpen(key);
       const text = JSON.stringify(value);
       const stored = parseObject(text);
-      try {
-        const revision = await commits.submit(
-          () => insertCreate(key, text),
-          (rev) => {
-            current = rev;
-            insertSorted(liveKeys, key);
-            hub.publish(key, () => ({
-              type: "put",
-              key,
-              value: stored,
-              revision: rev,
-              created: true,
-            }));
-          },
-        );
-        return { key, value: stored, revision, createRevision: revision };
-      } catch (error) {
-        return translateError(error, key, "create");
-      }
+      const done = await write(key, { op: "create", key, text }, ({ revision }) => {
+        current = revision;
+        insertSorted(liveKeys, key);
+        hub.publish(key, () => ({ type: "put", key, value: stored, revision, created: true }));
+      });
+      return { key, value: stored, revision: done.revision, createRevision: done.revision };
     },
 
     update: async (key, value, expected) => {
       ensureOpen(key);
       const text = JSON.stringify(value);
       const stored = parseObject(text);
-      try {
-        const { row, revision } = await commits.submit(
-          () => insertAfter(key, text, expected),
-          ({ row, revision: rev }) => {
-            current = rev;
-            hub.publish(key, () => ({
-              type: "put",
-              key,
-              value: stored,
-              revision: rev,
-              created: false,
-              prevValue: parseObject(row.value),
-            }));
-          },
-        );
-        return { key, value: stored, revision, createRevision: row.createRevision };
-      } catch (error) {
-        return translateError(error, key, "write");
-      }
+      const done = await write(key, { op: "update", key, text, expected }, ({ revision, prev }) => {
+        current = revision;
+        hub.publish(key, () => ({
+          type: "put",
+          key,
+          value: stored,
+          revision,
+          created: false,
+          prevValue: parseObject(prev ?? "{}"),
+        }));
+      });
+      return { key, value: stored, revision: done.revision, createRevision: done.createRevision };
     },
 
     delete: async (key, expected) => {
       ensureOpen(key);
-      try {
-        const { row, revision, last } = await commits.submit(
-          () => {
-            const written = insertAfter(key, undefined, expected);
-            return { ...written, last: parseObject(written.row.value) };
-          },
-          ({ revision: rev, last: prev }) => {
-            current = rev;
-            removeSorted(liveKeys, key);
-            hub.publish(key, () => ({ type: "delete", key, revision: rev, prevValue: prev }));
-          },
-        );
-        return { key, value: last, revision, createRevision: row.createRevision };
-      } catch (error) {
-        return translateError(error, key, "write");
-      }
+      let last: JsonObject = {};
+      const done = await write(key, { op: "delete", key, expected }, ({ revision, prev }) => {
+        current = revision;
+        last = parseObject(prev ?? "{}");
+        removeSorted(liveKeys, key);
+        const prevValue = last;
+        hub.publish(key, () => ({ type: "delete", key, revision, prevValue }));
+      });
+      return { key, value: last, revision: done.revision, createRevision: done.createRevision };
     },
 
     watch: (prefix, after, signal) => hub.watch(prefix, after, signal),
@@ -302,12 +285,18 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
           `Cannot compact to revision ${revision}: the latest revision is ${current}`,
         );
       }
-      while (!closed && compacted < revision) {
-        const to = Math.min(revision, compacted + compactBatch);
-        compactStep.immediate(compacted, to);
-        compacted = to;
-        if (to < revision) await yieldToEventLoop();
-      }
+      // One compaction at a time, in steps that each commit on their own.
+      const run = async (): Promise<void> => {
+        while (!closed && compacted < revision) {
+          const to = Math.min(revision, compacted + compactBatch);
+          await write("", { op: "compact", from: compacted, to }, (done) => {
+            compacted = done.revision;
+          });
+        }
+      };
+      const step = compacting.then(run);
+      compacting = step.catch(() => undefined);
+      await step;
     },
 
     close,

@@ -99,6 +99,23 @@ export interface Statements {
 /** A key above every key a caller can use (the range end for the empty prefix). */
 export const maxKey = "\u{10FFFF}\u{10FFFF}\u{10FFFF}\u{10FFFF}";
 
+/**
+ * The statements that write, as SQL text: the writer thread prepares them on its own connection,
+ * so both connections run exactly the same SQL.
+ */
+export const writeSql = {
+  latest: `SELECT id, deleted, ${createRevision} AS createRevision, value
+       FROM kine WHERE name = ? ORDER BY id DESC LIMIT 1`,
+  insert: `INSERT INTO kine (name, created, deleted, create_revision, prev_revision, value, old_value)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  // Rows followed by a row in (from, to] are superseded at or below `to`.
+  deleteSuperseded: `DELETE FROM kine WHERE id IN
+         (SELECT prev_revision FROM kine WHERE id > ? AND id <= ? AND prev_revision > 0)`,
+  deleteTombstones: "DELETE FROM kine WHERE id > ? AND id <= ? AND deleted = 1",
+  setMeta: `INSERT INTO gantry_meta (name, value) VALUES (?, ?)
+       ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+} as const;
+
 /** Creates the schema if needed and prepares every statement once. */
 export function prepareStatements(db: Database): Statements {
   db.exec(schema);
@@ -108,14 +125,8 @@ export function prepareStatements(db: Database): Statements {
   const latestAt = `k.name >= @start AND k.name < @end AND k.id <= @rev AND k.deleted = 0
     AND k.id = (SELECT MAX(m.id) FROM kine AS m WHERE m.name = k.name AND m.id <= @rev)`;
   return {
-    latest: db.prepare(
-      `SELECT id, deleted, ${createRevision} AS createRevision, value
-       FROM kine WHERE name = ? ORDER BY id DESC LIMIT 1`,
-    ),
-    insert: db.prepare(
-      `INSERT INTO kine (name, created, deleted, create_revision, prev_revision, value, old_value)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ),
+    latest: db.prepare(writeSql.latest),
+    insert: db.prepare(writeSql.insert),
     list: db.prepare(
       `SELECT k.id AS id, k.name AS name,
          CASE WHEN k.created = 1 THEN k.id ELSE k.create_revision END AS createRevision,
@@ -138,17 +149,10 @@ export function prepareStatements(db: Database): Statements {
        WHERE id > @after AND id <= @upTo AND name >= @start AND name < @end
        ORDER BY id LIMIT @limit`,
     ),
-    // Rows followed by a row in (from, to] are superseded at or below `to`.
-    deleteSuperseded: db.prepare(
-      `DELETE FROM kine WHERE id IN
-         (SELECT prev_revision FROM kine WHERE id > ? AND id <= ? AND prev_revision > 0)`,
-    ),
-    deleteTombstones: db.prepare("DELETE FROM kine WHERE id > ? AND id <= ? AND deleted = 1"),
+    deleteSuperseded: db.prepare(writeSql.deleteSuperseded),
+    deleteTombstones: db.prepare(writeSql.deleteTombstones),
     sequence: db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'kine'"),
     getMeta: db.prepare("SELECT value FROM gantry_meta WHERE name = ?"),
-    setMeta: db.prepare(
-      `INSERT INTO gantry_meta (name, value) VALUES (?, ?)
-       ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
-    ),
+    setMeta: db.prepare(writeSql.setMeta),
   };
 }

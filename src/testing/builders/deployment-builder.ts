@@ -8,6 +8,7 @@ import type {
   DeploymentStatus,
   IntOrString,
   LabelSelector,
+  Toleration,
 } from "../../api/index.ts";
 
 export class DeploymentBuilder {
@@ -67,6 +68,32 @@ export class DeploymentBuilder {
     const first = this.#d.spec.template.spec?.containers[0];
     if (first !== undefined) first.image = image;
     return this;
+  }
+
+  /** Adds a toleration to the pod template. */
+  toleration(toleration: Toleration): this {
+    const spec = this.#d.spec.template.spec;
+    if (spec !== undefined) spec.tolerations = [...(spec.tolerations ?? []), { ...toleration }];
+    return this;
+  }
+
+  /** An annotation on the pod template (`gantry.dev/run-for`, say). */
+  podAnnotation(key: string, value: string): this {
+    const template = this.#d.spec.template;
+    template.metadata = {
+      ...template.metadata,
+      annotations: { ...template.metadata?.annotations, [key]: value },
+    };
+    return this;
+  }
+
+  /** A copy without uid, generation and status, ready for `client.create`. */
+  forCreate(): Deployment {
+    const d = this.obj();
+    delete d.metadata.uid;
+    delete d.metadata.generation;
+    delete d.status;
+    return d;
   }
 
   rollingUpdate(maxSurge: IntOrString, maxUnavailable: IntOrString): this {

@@ -3,7 +3,14 @@
  * `obj()` returns a fresh deep copy as the API server stores it (generated selector and labels),
  * `forCreate()` one as a user sends it, `clone()` a builder to vary.
  */
-import type { Job, JobCondition, JobStatus, RestartPolicy } from "../../api/index.ts";
+import type {
+  Job,
+  JobCondition,
+  JobStatus,
+  OwnerReference,
+  RestartPolicy,
+  WorkloadReference,
+} from "../../api/index.ts";
 
 const uidLabels = [
   "batch.kubernetes.io/controller-uid",
@@ -89,6 +96,48 @@ export class JobBuilder {
   restartPolicy(policy: RestartPolicy): this {
     const spec = this.#job.spec.template.spec;
     if (spec !== undefined) spec.restartPolicy = policy;
+    return this;
+  }
+
+  /** An annotation on the Job itself (`scheduling.gantry.dev/gang`, say). */
+  annotation(key: string, value: string): this {
+    this.#job.metadata.annotations = { ...this.#job.metadata.annotations, [key]: value };
+    return this;
+  }
+
+  /** `spec.scheduling.schedulingPolicy.gang`, with `minCount` when given. */
+  gang(minCount?: number): this {
+    this.#job.spec.scheduling = {
+      schedulingPolicy: { gang: minCount === undefined ? {} : { minCount } },
+    };
+    return this;
+  }
+
+  /** `spec.scheduling.schedulingPolicy.basic`. */
+  basicScheduling(): this {
+    this.#job.spec.scheduling = { schedulingPolicy: { basic: {} } };
+    return this;
+  }
+
+  /** `spec.template.spec.workloadRef`: a group the user manages. */
+  workloadRef(ref: WorkloadReference): this {
+    const spec = this.#job.spec.template.spec;
+    if (spec !== undefined) spec.workloadRef = { ...ref };
+    return this;
+  }
+
+  ownerReference(ref: OwnerReference): this {
+    this.#job.metadata.ownerReferences = [...(this.#job.metadata.ownerReferences ?? []), ref];
+    return this;
+  }
+
+  /** An annotation on the pod template (`gantry.dev/run-for`, say). */
+  podAnnotation(key: string, value: string): this {
+    const template = this.#job.spec.template;
+    template.metadata = {
+      ...template.metadata,
+      annotations: { ...template.metadata?.annotations, [key]: value },
+    };
     return this;
   }
 

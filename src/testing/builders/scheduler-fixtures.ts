@@ -110,6 +110,8 @@ export function unreachableClient(): Client {
     patch: fail,
     delete: fail,
     createSubresource: fail,
+    updateSubresource: fail,
+    deleteCollection: fail,
   };
 }
 

@@ -2,8 +2,10 @@
 export {
   type CompletionMode,
   controllerUidLabel,
+  gangSchedulingAnnotation,
   type Job,
   type JobCondition,
+  type JobSchedulingConfiguration,
   type JobSpec,
   type JobStatus,
   jobNameLabel,
@@ -14,6 +16,9 @@ export {
   type PodReplacementPolicy,
   type SuccessPolicy,
   type UncountedTerminatedPods,
+  type WorkloadPodGroupBasicSchedulingPolicy,
+  type WorkloadPodGroupGangSchedulingPolicy,
+  type WorkloadPodGroupSchedulingPolicy,
 } from "./job.ts";
 export { defaultJob, generateJobSelector } from "./job-defaults.ts";
 export { batchName, jobDefinitions } from "./job-schema.ts";

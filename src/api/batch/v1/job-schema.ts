@@ -9,6 +9,11 @@ import {
 import { atomicList, bool, int32, int64, obj, setList, str, time } from "../../schema/builders.ts";
 import { type Definitions, ref } from "../../schema/schema.ts";
 
+/** `io.k8s.api.scheduling.v1alpha3.<name>`: the building blocks `spec.scheduling` embeds. */
+function schedulingName(name: string): string {
+  return `io.k8s.api.scheduling.v1alpha3.${name}`;
+}
+
 /** `io.k8s.api.batch.v1.<name>`. */
 export function batchName(name: string): string {
   return `io.k8s.api.batch.v1.${name}`;
@@ -82,10 +87,60 @@ export const jobDefinitions: Definitions = {
       managedBy: str(
         "ManagedBy field indicates the controller that manages a Job. The k8s Job controller reconciles jobs which don't have this field at all or the field value is the reserved string `kubernetes.io/job-controller`.",
       ),
+      scheduling: ref(
+        batchName("JobSchedulingConfiguration"),
+        "Scheduling defines the workload-aware scheduling configuration of this Job: the Job controller creates a Workload and a PodGroup from it before the Job's pods. This field is immutable.",
+      ),
     },
     {
       description: "JobSpec describes how the job execution will look like.",
       required: ["template"],
+    },
+  ),
+  [batchName("JobSchedulingConfiguration")]: obj(
+    {
+      schedulingPolicy: ref(
+        schedulingName("WorkloadPodGroupSchedulingPolicy"),
+        "SchedulingPolicy defines the scheduling policy for this Job. Exactly one of Basic or Gang must be set. Unset means basic.",
+      ),
+    },
+    {
+      description:
+        "JobSchedulingConfiguration composes the reusable workload-aware scheduling building blocks.",
+    },
+  ),
+  [schedulingName("WorkloadPodGroupSchedulingPolicy")]: obj(
+    {
+      basic: ref(
+        schedulingName("WorkloadPodGroupBasicSchedulingPolicy"),
+        "basic specifies that standard, pod-by-pod Kubernetes scheduling behavior should be used.",
+      ),
+      gang: ref(
+        schedulingName("WorkloadPodGroupGangSchedulingPolicy"),
+        "gang specifies all-or-nothing scheduling semantics.",
+      ),
+    },
+    {
+      description:
+        "WorkloadPodGroupSchedulingPolicy defines the scheduling policy for a group of pods managed by a workload controller. Exactly one policy must be set.",
+    },
+  ),
+  [schedulingName("WorkloadPodGroupBasicSchedulingPolicy")]: obj(
+    {},
+    {
+      description:
+        "WorkloadPodGroupBasicSchedulingPolicy indicates that standard Kubernetes scheduling behavior should be used.",
+    },
+  ),
+  [schedulingName("WorkloadPodGroupGangSchedulingPolicy")]: obj(
+    {
+      minCount: int32(
+        "minCount is the minimum number of pods that must be scheduled at the same time for the scheduler to admit the entire group. If it is not specified, the Job's parallelism is used. If set, it must be a positive integer no larger than parallelism.",
+      ),
+    },
+    {
+      description:
+        "WorkloadPodGroupGangSchedulingPolicy defines the parameters for gang (all-or-nothing) scheduling.",
     },
   ),
   [batchName("PodFailurePolicy")]: obj(

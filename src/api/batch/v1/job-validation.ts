@@ -27,12 +27,18 @@ import {
   legacyControllerUidLabel,
   legacyJobNameLabel,
 } from "./job.ts";
+import {
+  validateGangSchedulingAnnotation,
+  validateJobSchedulingSpec,
+  validateJobSchedulingUpdate,
+} from "./job-scheduling-validation.ts";
 
 const maxParallelismForIndexedJob = 100_000;
 
 export function validateJob(job: Job): FieldErrorList {
   const errs = validateObjectMeta(job.metadata, { namespaced: true }, fieldPath("metadata"));
   errs.push(...validateGeneratedSelector(job, true));
+  errs.push(...validateGangSchedulingAnnotation(job));
   errs.push(...validateJobSpec(job.spec ?? ({} as JobSpec), fieldPath("spec")));
   return errs;
 }
@@ -73,6 +79,8 @@ export function validateJobUpdate(job: Job, old: Job): FieldErrorList {
   errs.push(
     ...validateImmutableField(spec.successPolicy, oldSpec.successPolicy, p.child("successPolicy")),
   );
+  errs.push(...validateGangSchedulingAnnotation(job));
+  errs.push(...validateJobSchedulingUpdate(job, old));
   return errs;
 }
 
@@ -160,6 +168,7 @@ export function validateJobSpec(spec: JobSpec, path: FieldPath): FieldErrorList 
       invalid(rp, restartPolicy, `only "Never" is supported when podFailurePolicy is specified`),
     );
   }
+  errs.push(...validateJobSchedulingSpec(spec, path));
   return errs;
 }
 

@@ -32,6 +32,31 @@ export interface SuccessPolicy {
   rules: SuccessPolicyRule[];
 }
 
+/** `{}`: the Job's pods schedule one by one (upstream's `WorkloadPodGroupBasicSchedulingPolicy`). */
+export type WorkloadPodGroupBasicSchedulingPolicy = Record<string, never>;
+
+/** All-or-nothing placement (upstream's `WorkloadPodGroupGangSchedulingPolicy`). */
+export interface WorkloadPodGroupGangSchedulingPolicy {
+  /** At least this many pods must fit before any binds. Unset: the Job's parallelism. */
+  minCount?: number;
+}
+
+/** Exactly one of `basic` and `gang` (upstream's `WorkloadPodGroupSchedulingPolicy`). */
+export interface WorkloadPodGroupSchedulingPolicy {
+  basic?: WorkloadPodGroupBasicSchedulingPolicy;
+  gang?: WorkloadPodGroupGangSchedulingPolicy;
+}
+
+/**
+ * `spec.scheduling` (Kubernetes 1.37, KEP-5547): the Job's workload-aware scheduling intent,
+ * which the Job controller compiles into a Workload and a PodGroup. gantry serves the policy
+ * only; upstream's `schedulingConstraints`, `disruptionMode` and `resourceClaims` are not served.
+ */
+export interface JobSchedulingConfiguration {
+  /** Unset: basic. */
+  schedulingPolicy?: WorkloadPodGroupSchedulingPolicy;
+}
+
 export type CompletionMode = "NonIndexed" | "Indexed";
 export type PodReplacementPolicy = "TerminatingOrFailed" | "Failed";
 
@@ -52,6 +77,7 @@ export interface JobSpec {
   suspend?: boolean;
   podReplacementPolicy?: PodReplacementPolicy;
   managedBy?: string;
+  scheduling?: JobSchedulingConfiguration;
 }
 
 export interface JobCondition {
@@ -97,3 +123,10 @@ export const controllerUidLabel = "batch.kubernetes.io/controller-uid";
 export const legacyControllerUidLabel = "controller-uid";
 export const jobNameLabel = "batch.kubernetes.io/job-name";
 export const legacyJobNameLabel = "job-name";
+
+/**
+ * gantry's opt-in for clients whose Job type has no `spec.scheduling`: `"true"` asks the Job
+ * controller for a gang of `parallelism` pods, as `spec.scheduling.schedulingPolicy.gang: {}`
+ * does. `spec.scheduling`, when set, wins. The only values accepted are `"true"` and `"false"`.
+ */
+export const gangSchedulingAnnotation = "scheduling.gantry.dev/gang";

@@ -31,6 +31,17 @@ export function fromStored(value: JsonObject, revision: number): KubeObject {
   return obj;
 }
 
+/**
+ * The object a write just stored, as `fromStored` would read it back, without copying it again:
+ * `obj` itself (which storage copied on write, so the two share nothing) with
+ * `metadata.resourceVersion` set to `revision` and placed last, where `fromStored` puts it.
+ * Only for an object the caller owns and will not change afterwards.
+ */
+export function asWritten(obj: KubeObject, revision: number): KubeObject {
+  const { resourceVersion: _rv, ...metadata } = obj.metadata;
+  return { ...obj, metadata: { ...metadata, resourceVersion: String(revision) } };
+}
+
 /** Whether the object waits for finalizers (metadata, or a kind's own such as namespaces'). */
 export function hasFinalizers(meta: ObjectMeta): boolean {
   return (meta.finalizers?.length ?? 0) > 0;

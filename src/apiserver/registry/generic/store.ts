@@ -17,6 +17,7 @@ import { type Storage, StorageError } from "../../../storage/index.ts";
 import { type Clock, type Random, rfc3339 } from "../../../util/index.ts";
 import type { AdmissionAttributes, AdmissionChain, UserInfo } from "../../admission/index.ts";
 import {
+  asWritten,
   clone,
   comparable,
   fromStored,
@@ -158,7 +159,8 @@ export class Store {
     const name = obj.metadata.name ?? "";
     try {
       const stored = await this.#deps.storage.create(this.key(namespace, name), toStored(obj));
-      return fromStored(stored.value, stored.revision);
+      // `obj` is this request's own copy and storage keeps a copy of its own: no third copy.
+      return asWritten(obj, stored.revision);
     } catch (error: unknown) {
       if (error instanceof StorageError && error.reason === "AlreadyExists") {
         throw alreadyExists(this.#gr, name);
@@ -206,7 +208,7 @@ export class Store {
           return fromStored(toStored(next), gone.revision);
         }
         const stored = await this.#deps.storage.update(key, toStored(next), found.revision);
-        return fromStored(stored.value, stored.revision);
+        return asWritten(next, stored.revision);
       } catch (error: unknown) {
         if (!(error instanceof StorageError)) throw error;
         if (error.reason === "NotFound") throw notFound(this.#gr, name);

@@ -1,0 +1,309 @@
+/**
+ * bench:scheduler's client side, run in a worker thread so the control plane (main thread) and
+ * the load each have a core: creates pods as fast as the API takes them from concurrent
+ * keep-alive clients, and follows one watch on their namespace to see each pod bound and
+ * Running. Samples the counts once a second (scheduler_perf's throughput collector).
+ */
+import { Agent, request } from "node:http";
+import { performance } from "node:perf_hooks";
+import { parentPort } from "node:worker_threads";
+import type { ProgressSample } from "./throughput.ts";
+
+export interface SchedulingTask {
+  readonly url: string;
+  readonly namespace: string;
+  /** Pod names are `<prefix>-<i>`; pods `from` … `count - 1` are created, all `count` followed. */
+  readonly prefix: string;
+  readonly from: number;
+  readonly count: number;
+  /** Concurrent create requests. */
+  readonly clients: number;
+  /** Also wait until every pod is Running (the kubelets started it). */
+  readonly waitRunning: boolean;
+  /** Give up (and report what was reached) after this long. */
+  readonly budgetMs: number;
+  readonly sampleMs: number;
+  /** A progress line at most this often. */
+  readonly progressMs: number;
+}
+
+export interface SchedulingResult {
+  readonly created: number;
+  readonly bound: number;
+  readonly running: number;
+  /** performance.now() in the worker: only differences between them mean anything. */
+  readonly firstCreateAtMs: number;
+  readonly lastCreateAtMs: number;
+  readonly lastBoundAtMs: number;
+  readonly lastRunningAtMs: number;
+  readonly samples: readonly ProgressSample[];
+  /** Create acknowledged → bound seen on the watch, per pod, ms. */
+  readonly createToBoundMs: readonly number[];
+  readonly createLatencyMs: readonly number[];
+  readonly timedOut: boolean;
+  readonly workerHeapUsed: number;
+}
+
+/** The pod of upstream's SchedulingBasic (scheduler_perf's pod-default.yaml). */
+function podBody(name: string): Buffer {
+  return Buffer.from(
+    JSON.stringify({
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name, labels: { app: "bench-scheduler" } },
+      spec: {
+        containers: [
+          {
+            name: "pause",
+            image: "registry.k8s.io/pause:3.10",
+            ports: [{ containerPort: 80 }],
+            resources: {
+              requests: { cpu: "100m", memory: "500Mi" },
+              limits: { cpu: "100m", memory: "500Mi" },
+            },
+          },
+        ],
+      },
+    }),
+  );
+}
+
+function post(base: URL, agent: Agent, path: string, body: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: base.hostname,
+        port: base.port,
+        method: "POST",
+        path,
+        agent,
+        headers: {
+          accept: "application/json",
+          "content-type": "application/json",
+          "content-length": String(body.length),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("error", reject);
+        res.on("end", () => {
+          if (res.statusCode === 201) resolve(res.statusCode);
+          else {
+            reject(
+              new Error(
+                `create: HTTP ${res.statusCode}: ${Buffer.concat(chunks).toString().slice(0, 300)}`,
+              ),
+            );
+          }
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+const namePattern = /"metadata":\{"name":"([^"]+)"/;
+
+/**
+ * Follows pod events from `resourceVersion` and calls `seen(name, bound, running)` for each.
+ * The name, node and phase are found without parsing the whole object.
+ */
+function followPods(
+  base: URL,
+  path: string,
+  seen: (name: string, bound: boolean, running: boolean) => void,
+): { stop(): void; opened: Promise<void> } {
+  const agent = new Agent({ keepAlive: false });
+  let req: ReturnType<typeof request> | undefined;
+  const opened = new Promise<void>((resolve, reject) => {
+    req = request(
+      {
+        host: base.hostname,
+        port: base.port,
+        path,
+        agent,
+        headers: { accept: "application/json" },
+      },
+      (res) => {
+        if (res.statusCode !== 200) {
+          reject(new Error(`watch: HTTP ${res.statusCode}`));
+          return;
+        }
+        resolve();
+        let carry = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          const text = carry + chunk;
+          let start = 0;
+          for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", start)) {
+            const line = text.slice(start, end);
+            start = end + 1;
+            const name = namePattern.exec(line)?.[1];
+            if (name === undefined) continue;
+            seen(name, line.includes('"nodeName":"'), line.includes('"phase":"Running"'));
+          }
+          carry = text.slice(start);
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+  return {
+    opened,
+    stop: () => {
+      req?.destroy();
+      agent.destroy();
+    },
+  };
+}
+
+interface PodList {
+  readonly metadata?: { readonly resourceVersion?: string };
+  readonly items: readonly {
+    readonly metadata: { readonly name: string };
+    readonly spec: { readonly nodeName?: string };
+    readonly status?: { readonly phase?: string };
+  }[];
+}
+
+/** Lists the pods (the informer's first step); calls `seen` for each; returns the list's RV. */
+async function listPods(
+  base: URL,
+  path: string,
+  seen: (name: string, bound: boolean, running: boolean) => void,
+): Promise<string> {
+  const res = await fetch(new URL(path, base));
+  const body = (await res.json()) as PodList;
+  for (const pod of body.items) {
+    seen(pod.metadata.name, (pod.spec.nodeName ?? "") !== "", pod.status?.phase === "Running");
+  }
+  return body.metadata?.resourceVersion ?? "0";
+}
+
+function progress(line: string): void {
+  parentPort?.postMessage({ progress: line });
+}
+
+async function schedule(task: SchedulingTask): Promise<SchedulingResult> {
+  const base = new URL(task.url);
+  const path = `/api/v1/namespaces/${task.namespace}/pods`;
+  const prefix = `${task.prefix}-`;
+  const ackAt = new Float64Array(task.count).fill(Number.NaN);
+  const boundAt = new Float64Array(task.count).fill(Number.NaN);
+  const runningAt = new Float64Array(task.count).fill(Number.NaN);
+  const createLatencyMs: number[] = [];
+  let created = 0;
+  let bound = 0;
+  let running = 0;
+  let lastBoundAtMs = Number.NaN;
+  let lastRunningAtMs = Number.NaN;
+  let finished: () => void = () => undefined;
+  const complete = new Promise<void>((resolve) => {
+    finished = resolve;
+  });
+  const isComplete = (): boolean =>
+    bound === task.count && (!task.waitRunning || running === task.count);
+
+  const seen = (name: string, b: boolean, r: boolean): void => {
+    if (!name.startsWith(prefix)) return;
+    const i = Number(name.slice(prefix.length));
+    if (!(i >= 0 && i < task.count)) return;
+    const now = performance.now();
+    if (b && Number.isNaN(boundAt[i] ?? 0)) {
+      boundAt[i] = now;
+      bound++;
+      lastBoundAtMs = now;
+    }
+    if (r && Number.isNaN(runningAt[i] ?? 0)) {
+      runningAt[i] = now;
+      running++;
+      lastRunningAtMs = now;
+    }
+    if (isComplete()) finished();
+  };
+  const rv = await listPods(base, path, seen);
+  const watch = followPods(base, `${path}?watch=true&resourceVersion=${rv}`, seen);
+  await watch.opened;
+
+  const samples: ProgressSample[] = [];
+  const sample = (): ProgressSample => {
+    const s = { atMs: performance.now(), created, bound, running };
+    samples.push(s);
+    return s;
+  };
+  const firstCreateAtMs = performance.now();
+  sample();
+  let lastProgress = firstCreateAtMs;
+  const sampler = setInterval(() => {
+    const s = sample();
+    if (s.atMs - lastProgress >= task.progressMs) {
+      lastProgress = s.atMs;
+      const seconds = ((s.atMs - firstCreateAtMs) / 1000).toFixed(0);
+      progress(
+        `${seconds}s: created ${task.from + created}/${task.count}, bound ${bound}${task.waitRunning ? `, Running ${running}` : ""}`,
+      );
+    }
+  }, task.sampleMs);
+
+  const deadline = firstCreateAtMs + task.budgetMs;
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    finished();
+  }, task.budgetMs);
+
+  const agent = new Agent({ keepAlive: true, maxSockets: task.clients });
+  let next = task.from;
+  let lastCreateAtMs = firstCreateAtMs;
+  const creator = async (): Promise<void> => {
+    for (let i = next++; i < task.count && performance.now() < deadline; i = next++) {
+      const t0 = performance.now();
+      await post(base, agent, path, podBody(`${prefix}${i}`));
+      const t1 = performance.now();
+      ackAt[i] = t1;
+      lastCreateAtMs = t1;
+      createLatencyMs.push(t1 - t0);
+      created++;
+    }
+  };
+  const creators = Promise.all(Array.from({ length: task.clients }, creator));
+  if (isComplete()) finished();
+  await creators;
+  await complete;
+  clearTimeout(timer);
+  clearInterval(sampler);
+  sample();
+  watch.stop();
+  agent.destroy();
+
+  const createToBoundMs: number[] = [];
+  for (let i = task.from; i < task.count; i++) {
+    const latency = (boundAt[i] ?? Number.NaN) - (ackAt[i] ?? Number.NaN);
+    if (!Number.isNaN(latency)) createToBoundMs.push(Math.max(0, latency));
+  }
+  return {
+    created,
+    bound,
+    running,
+    firstCreateAtMs,
+    lastCreateAtMs,
+    lastBoundAtMs,
+    lastRunningAtMs,
+    samples,
+    createToBoundMs,
+    createLatencyMs,
+    timedOut,
+    workerHeapUsed: process.memoryUsage().heapUsed,
+  };
+}
+
+parentPort?.on("message", (task: SchedulingTask) => {
+  schedule(task).then(
+    (result) => parentPort?.postMessage({ result }),
+    (error: unknown) =>
+      parentPort?.postMessage({ error: error instanceof Error ? error.stack : String(error) }),
+  );
+});
