@@ -38,6 +38,11 @@ Options for up:
   --config FILE        Cluster config: node pools, their shapes and kubelet settings
                        (see examples/cluster.yaml)
   --nodes N            Run N default emulated nodes (default 3; not with --config)
+  --max-requests-inflight N
+                       Read-only requests served at once (default 400; 0 = no limit);
+                       beyond it: 429 with Retry-After: 1. Watches are not counted
+  --max-mutating-requests-inflight N
+                       Mutating requests served at once (default 200; 0 = no limit)
   --v N                Log verbosity (default 0)
 `;
 
@@ -59,6 +64,8 @@ function parseUpArgs(argv: string[]) {
         storage: { type: "string", default: "sqlite" },
         config: { type: "string" },
         nodes: { type: "string" },
+        "max-requests-inflight": { type: "string", default: "400" },
+        "max-mutating-requests-inflight": { type: "string", default: "200" },
         v: { type: "string", default: "0" },
         help: { type: "boolean", default: false },
       },
@@ -100,6 +107,8 @@ async function up(argv: string[]): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new UsageError(`Cannot listen on port "${values.port}": give a number from 0 to 65535`);
   }
+  const maxRequestsInFlight = inFlightLimit("max-requests-inflight", values);
+  const maxMutatingRequestsInFlight = inFlightLimit("max-mutating-requests-inflight", values);
   const cluster = clusterConfigOf(values.config, values.nodes);
   const logger = newJsonLogger((line) => process.stderr.write(`${line}\n`), {
     verbosity: Number(values.v),
@@ -110,6 +119,8 @@ async function up(argv: string[]): Promise<void> {
     address: values.address,
     storage,
     logger,
+    maxRequestsInFlight,
+    maxMutatingRequestsInFlight,
     ...(values.tls ? { tls: { sans: tlsSans } } : {}),
     progress: (line) => process.stdout.write(`${line}\n`),
     components: { cluster, scheduler: true, controllers: true },
@@ -128,6 +139,20 @@ async function up(argv: string[]): Promise<void> {
   };
   process.once("SIGTERM", () => shutdown("SIGTERM"));
   process.once("SIGINT", () => shutdown("SIGINT"));
+}
+
+/** A `--max-*-inflight` value: a whole number, 0 for no limit. */
+function inFlightLimit(
+  flag: "max-requests-inflight" | "max-mutating-requests-inflight",
+  values: Readonly<Record<typeof flag, string>>,
+): number {
+  const value = Number(values[flag]);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new UsageError(
+      `Cannot use --${flag} "${values[flag]}": give a whole number, 0 for no limit`,
+    );
+  }
+  return value;
 }
 
 /** The node pools from `--config FILE`, or `--nodes N` default nodes (3 without either). */

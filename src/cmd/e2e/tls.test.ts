@@ -160,6 +160,12 @@ describe("gantry up refusals", () => {
       message: /^gantry: Cannot use --tls-san without --tls/m,
     },
     {
+      name: "a negative --max-requests-inflight",
+      args: ["--max-requests-inflight=-1"],
+      message:
+        /^gantry: Cannot use --max-requests-inflight "-1": give a whole number, 0 for no limit/m,
+    },
+    {
       name: "an unknown option",
       args: ["--bogus"],
       message: /^gantry: Unknown option '--bogus'/m,
