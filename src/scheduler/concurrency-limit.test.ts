@@ -68,3 +68,30 @@ for (const max of invalid) {
     assert.throws(() => new ConcurrencyLimit(max), RangeError);
   });
 }
+
+test("ConcurrencyLimit.close: waiting and later work rejects; running work finishes", async () => {
+  const limit = new ConcurrencyLimit(1);
+  const running = gate();
+  const first = limit.run(async () => {
+    await running.promise;
+    return "first";
+  });
+  let waitedStarted = false;
+  const waiting = limit.run(async () => {
+    waitedStarted = true;
+  });
+  await settle();
+  const reason = new RangeError("stopping");
+  limit.close(reason);
+  await assert.rejects(waiting, (error: unknown) => error === reason);
+  await assert.rejects(
+    limit.run(() => Promise.resolve()),
+    (error: unknown) => error === reason,
+  );
+  running.open();
+  assert.equal(await first, "first");
+  assert.deepEqual(
+    { closed: limit.closed, running: limit.running, waiting: limit.waiting, waitedStarted },
+    { closed: true, running: 0, waiting: 0, waitedStarted: false },
+  );
+});

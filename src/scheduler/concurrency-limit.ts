@@ -9,8 +9,9 @@ export class ConcurrencyLimit {
   readonly #max: number;
   #running = 0;
   /** Waiters in arrival order; `#head` is the next to go (compacted as it advances). */
-  #waiting: (() => void)[] = [];
+  #waiting: { readonly go: () => void; readonly stop: (reason: Error) => void }[] = [];
   #head = 0;
+  #closedWith: Error | undefined;
 
   constructor(max: number) {
     if (!Number.isInteger(max) || max < 1) {
@@ -29,15 +30,41 @@ export class ConcurrencyLimit {
     return this.#waiting.length - this.#head;
   }
 
-  /** Runs `work` once fewer than `max` others run; settles as `work` does. */
+  /** Whether `close` was called. */
+  get closed(): boolean {
+    return this.#closedWith !== undefined;
+  }
+
+  /**
+   * Runs `work` once fewer than `max` others run; settles as `work` does. Rejects with the
+   * reason given to `close` if the limit is closed before `work` starts.
+   */
   async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#closedWith !== undefined) throw this.#closedWith;
     if (this.#running < this.#max) this.#running++;
-    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    else {
+      await new Promise<void>((go, stop) => {
+        this.#waiting.push({ go, stop });
+      });
+    }
     try {
       return await work();
     } finally {
       this.#release();
     }
+  }
+
+  /**
+   * Stops handing out turns: work still waiting, and work passed to `run` later, rejects with
+   * `reason`; work already running finishes. Idempotent (the first reason stays).
+   */
+  close(reason: Error): void {
+    if (this.#closedWith !== undefined) return;
+    this.#closedWith = reason;
+    const waiting = this.#waiting.slice(this.#head);
+    this.#waiting = [];
+    this.#head = 0;
+    for (const waiter of waiting) waiter.stop(reason);
   }
 
   /** Hands the slot to the next waiter (the count stays), or frees it. */
@@ -52,6 +79,6 @@ export class ConcurrencyLimit {
       this.#waiting = this.#waiting.slice(this.#head);
       this.#head = 0;
     }
-    next();
+    next.go();
   }
 }

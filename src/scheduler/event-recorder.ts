@@ -81,6 +81,7 @@ export class ApiEventRecorder implements EventRecorder {
     action: string,
     message: string,
   ): void {
+    if (this.#limit?.closed === true) return;
     if (this.#limit !== undefined && this.#limit.waiting >= this.#maxQueued) {
       this.#logger.v(2).info("Dropping event: too many event writes waiting", {
         reason,
@@ -114,6 +115,8 @@ export class ApiEventRecorder implements EventRecorder {
       this.#series.set(key, series);
     }
     const tracked = work.catch((error: unknown) => {
+      // Writes still waiting when the scheduler stopped are dropped on purpose.
+      if (this.#limit?.closed === true) return;
       this.#logger.error("Cannot record event", { reason, object: regarding.metadata.name, error });
     });
     this.#inFlight.add(tracked);

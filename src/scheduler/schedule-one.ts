@@ -160,10 +160,19 @@ async function bindingCycle(
   // From here on failures mean backoff, not "unschedulable": the attempt is over for the queue.
   ctx.queue.done(uid);
   // PreBind and Bind talk to the API: they wait for a turn among the scheduler's calls in flight.
-  const bound = await ctx.apiCalls.run(async () => {
-    const preBound = await fw.runPreBindPlugins(state, assumed, host);
-    return isSuccess(preBound) ? fw.runBindPlugins(state, assumed, host) : preBound;
-  });
+  let bound: Status;
+  try {
+    bound = await ctx.apiCalls.run(async () => {
+      const preBound = await fw.runPreBindPlugins(state, assumed, host);
+      return isSuccess(preBound) ? fw.runBindPlugins(state, assumed, host) : preBound;
+    });
+  } catch (error: unknown) {
+    if (!ctx.apiCalls.closed) throw error;
+    // The scheduler stopped before this pod's turn: nothing was sent, nothing to report.
+    fw.runReservePluginsUnreserve(state, assumed, host);
+    ctx.cache.forgetPod(assumed);
+    return;
+  }
   if (!isSuccess(bound)) {
     await fail(
       bound.code === "Skip"

@@ -211,6 +211,10 @@ export function newScheduler(deps: SchedulerDeps, options: SchedulerOptions = {}
         }
       } finally {
         schedulingQueue.close();
+        // Bindings and events still waiting for a turn are dropped, not sent after the stop.
+        const stopping = new Error("Cannot call the API: the scheduler is stopping");
+        ctx.apiCalls.close(stopping);
+        eventWrites.close(stopping);
         for (const r of registrations) r.remove();
         await Promise.all([...ctx.background]);
         await Promise.all(recorders.map((r) => r.flush()));

@@ -138,7 +138,7 @@ export async function handleSchedulingFailure(
     truncateMessage(message),
   );
   const patch = failureStatusPatch(livePod, reason, message, nominatingInfo, ctx.clock.now());
-  if (patch === undefined || cached === undefined) return;
+  if (patch === undefined || cached === undefined || ctx.apiCalls.closed) return;
   try {
     await ctx.apiCalls.run(() =>
       ctx.client.patch(podsResource, namespace, name, "strategic", patch, {
