@@ -388,9 +388,11 @@ async function main(): Promise<void> {
     }
   } finally {
     log("stopping");
+    const stopping = performance.now();
     await plane.close();
     await worker.terminate();
     rmSync(dataDir, { recursive: true, force: true });
+    log(`stopped in ${((performance.now() - stopping) / 1000).toFixed(1)} s`);
   }
 }
 
