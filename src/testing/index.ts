@@ -7,6 +7,7 @@ export {
 } from "./builders/leader-worker-set-builder.ts";
 export { makeNode, NodeBuilder } from "./builders/node-builder.ts";
 export { type AffinityTermOptions, makePod, PodBuilder } from "./builders/pod-builder.ts";
+export { type PodFixtureState, setPodState } from "./builders/pod-state.ts";
 export { makeReplicaSet, ReplicaSetBuilder } from "./builders/replica-set-builder.ts";
 export {
   minimalPlugins,

@@ -180,6 +180,7 @@ export class EventCorrelator {
     const now = this.#clock.now();
     const { event: aggregated, key } = this.#aggregate(event, now);
     const observed = this.#observe(aggregated, key);
+    // client-go's EventCorrelateResult.Skip: the spam filter drops this event (not a test skip).
     if (this.#isSpam(observed.event, now.getTime())) return { skip: true };
     return { skip: false, event: observed.event, key, patch: observed.patch };
   }

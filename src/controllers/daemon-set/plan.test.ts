@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { DaemonSet, Node, Pod } from "../../api/index.ts";
-import { makeDaemonSet, makeNode } from "../../testing/index.ts";
+import { makeDaemonSet, makeNode, type PodFixtureState, setPodState } from "../../testing/index.ts";
 import { newControllerRef, podFromTemplate } from "../framework/index.ts";
 import { pinToNode } from "./placement.ts";
 import { type NodeActions, planManage, planRollingUpdate, scaledValue } from "./plan.ts";
@@ -11,7 +11,7 @@ const now = new Date("2024-06-01T12:00:00Z");
 const NEW = "newhash";
 const OLD = "oldhash";
 
-type State = "ready" | "pending" | "failed" | "succeeded" | "deleting";
+type State = Exclude<PodFixtureState, "running">;
 
 /** A daemon pod of `ds` meant for `node`: name `<node>-<hash>-<n>`, created `n` minutes ago. */
 function pod(ds: DaemonSet, node: string, hash: string, state: State, minutesAgo = 10): Pod {
@@ -24,30 +24,7 @@ function pod(ds: DaemonSet, node: string, hash: string, state: State, minutesAgo
   p.metadata.name = `${node}-${hash}-${minutesAgo}`;
   p.metadata.creationTimestamp = new Date(now.getTime() - minutesAgo * 60_000).toISOString();
   p.spec.affinity = pinToNode(p.spec.affinity, node);
-  const ready = {
-    type: "Ready",
-    status: "True" as const,
-    lastTransitionTime: "2024-06-01T11:00:00Z",
-  };
-  switch (state) {
-    case "ready":
-      p.status = { phase: "Running", conditions: [ready] };
-      break;
-    case "deleting":
-      p.status = { phase: "Running", conditions: [ready] };
-      p.metadata.deletionTimestamp = "2024-06-01T11:59:00Z";
-      break;
-    case "pending":
-      p.status = { phase: "Pending" };
-      break;
-    case "failed":
-      p.status = { phase: "Failed" };
-      break;
-    case "succeeded":
-      p.status = { phase: "Succeeded" };
-      break;
-  }
-  return p;
+  return setPodState(p, state);
 }
 
 function byNode(

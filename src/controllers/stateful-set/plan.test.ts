@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Pod, StatefulSet } from "../../api/index.ts";
-import { makeStatefulSet } from "../../testing/index.ts";
+import { makeStatefulSet, type PodFixtureState, setPodState } from "../../testing/index.ts";
 import type { DeepReadonly } from "../../util/index.ts";
 import { newControllerRef } from "../framework/index.ts";
 import { newStatefulSetPod, podNameLabel } from "./identity.ts";
@@ -17,7 +17,7 @@ const next: Revision = {
   template: makeStatefulSet("web").image("nginx:2").obj().spec.template,
 };
 
-type State = "ready" | "pending" | "running" | "failed" | "succeeded" | "terminating";
+type State = PodFixtureState;
 
 /** A pod of `set` at `ordinal`, created from `revision`, in `state`. */
 function pod(
@@ -34,33 +34,7 @@ function pod(
     newControllerRef(set, { apiVersion: "apps/v1", kind: "StatefulSet" }),
   );
   p.metadata.uid = `uid-${p.metadata.name ?? ""}`;
-  const ready = {
-    type: "Ready",
-    status: "True" as const,
-    lastTransitionTime: "2024-06-01T11:00:00Z",
-  };
-  switch (state) {
-    case "ready":
-      p.status = { phase: "Running", conditions: [ready] };
-      break;
-    case "terminating":
-      p.status = { phase: "Running", conditions: [ready] };
-      p.metadata.deletionTimestamp = "2024-06-01T11:59:00Z";
-      break;
-    case "pending":
-      p.status = { phase: "Pending" };
-      break;
-    case "running":
-      p.status = { phase: "Running" };
-      break;
-    case "failed":
-      p.status = { phase: "Failed" };
-      break;
-    case "succeeded":
-      p.status = { phase: "Succeeded" };
-      break;
-  }
-  return p;
+  return setPodState(p, state);
 }
 
 /** The plan as one line per step, grouped by phase. */

@@ -10,62 +10,26 @@ import type {
   NodeSelectorTerm,
   Toleration,
 } from "../../api/index.ts";
+import { ObjectBuilder } from "./object-builder.ts";
 
-export class DaemonSetBuilder {
-  #ds: DaemonSet;
-
-  constructor(ds: DaemonSet) {
-    this.#ds = ds;
-  }
-
+export class DaemonSetBuilder extends ObjectBuilder<DaemonSet> {
   clone(): DaemonSetBuilder {
-    return new DaemonSetBuilder(structuredClone(this.#ds));
-  }
-
-  obj(): DaemonSet {
-    return structuredClone(this.#ds);
-  }
-
-  /** A copy without uid, generation, creationTimestamp and status, ready for `client.create`. */
-  forCreate(): DaemonSet {
-    const ds = this.obj();
-    delete ds.metadata.uid;
-    delete ds.metadata.generation;
-    delete ds.metadata.creationTimestamp;
-    delete ds.status;
-    return ds;
-  }
-
-  namespace(namespace: string): this {
-    this.#ds.metadata.namespace = namespace;
-    return this;
-  }
-
-  uid(uid: string): this {
-    this.#ds.metadata.uid = uid;
-    return this;
-  }
-
-  generation(generation: number): this {
-    this.#ds.metadata.generation = generation;
-    return this;
-  }
-
-  annotation(key: string, value: string): this {
-    this.#ds.metadata.annotations = { ...this.#ds.metadata.annotations, [key]: value };
-    return this;
+    return new DaemonSetBuilder(structuredClone(this.object));
   }
 
   /** Sets the template's (and selector's) labels. */
   labels(labels: Record<string, string>): this {
-    this.#ds.spec.selector = { matchLabels: { ...labels } };
-    this.#ds.spec.template.metadata = { ...this.#ds.spec.template.metadata, labels: { ...labels } };
+    this.object.spec.selector = { matchLabels: { ...labels } };
+    this.object.spec.template.metadata = {
+      ...this.object.spec.template.metadata,
+      labels: { ...labels },
+    };
     return this;
   }
 
   #podSpec() {
-    const spec = this.#ds.spec.template.spec ?? { containers: [] };
-    this.#ds.spec.template.spec = spec;
+    const spec = this.object.spec.template.spec ?? { containers: [] };
+    this.object.spec.template.spec = spec;
     return spec;
   }
 
@@ -103,13 +67,13 @@ export class DaemonSetBuilder {
   }
 
   minReadySeconds(seconds: number): this {
-    this.#ds.spec.minReadySeconds = seconds;
+    this.object.spec.minReadySeconds = seconds;
     return this;
   }
 
   /** RollingUpdate with these limits. */
   rollingUpdate(maxUnavailable: IntOrString, maxSurge: IntOrString = 0): this {
-    this.#ds.spec.updateStrategy = {
+    this.object.spec.updateStrategy = {
       type: "RollingUpdate",
       rollingUpdate: { maxUnavailable, maxSurge },
     };
@@ -117,17 +81,17 @@ export class DaemonSetBuilder {
   }
 
   onDelete(): this {
-    this.#ds.spec.updateStrategy = { type: "OnDelete" };
+    this.object.spec.updateStrategy = { type: "OnDelete" };
     return this;
   }
 
   status(status: Partial<DaemonSetStatus>): this {
-    this.#ds.status = {
+    this.object.status = {
       currentNumberScheduled: 0,
       numberMisscheduled: 0,
       desiredNumberScheduled: 0,
       numberReady: 0,
-      ...this.#ds.status,
+      ...this.object.status,
       ...structuredClone(status),
     };
     return this;

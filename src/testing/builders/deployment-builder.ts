@@ -10,76 +10,50 @@ import type {
   LabelSelector,
   Toleration,
 } from "../../api/index.ts";
+import { ObjectBuilder } from "./object-builder.ts";
 
-export class DeploymentBuilder {
-  #d: Deployment;
-
-  constructor(deployment: Deployment) {
-    this.#d = deployment;
-  }
-
+export class DeploymentBuilder extends ObjectBuilder<Deployment> {
   clone(): DeploymentBuilder {
-    return new DeploymentBuilder(structuredClone(this.#d));
-  }
-
-  obj(): Deployment {
-    return structuredClone(this.#d);
-  }
-
-  namespace(namespace: string): this {
-    this.#d.metadata.namespace = namespace;
-    return this;
-  }
-
-  uid(uid: string): this {
-    this.#d.metadata.uid = uid;
-    return this;
-  }
-
-  generation(generation: number): this {
-    this.#d.metadata.generation = generation;
-    return this;
-  }
-
-  annotation(key: string, value: string): this {
-    this.#d.metadata.annotations = { ...this.#d.metadata.annotations, [key]: value };
-    return this;
+    return new DeploymentBuilder(structuredClone(this.object));
   }
 
   replicas(replicas: number): this {
-    this.#d.spec.replicas = replicas;
+    this.object.spec.replicas = replicas;
     return this;
   }
 
   selector(selector: LabelSelector): this {
-    this.#d.spec.selector = structuredClone(selector);
+    this.object.spec.selector = structuredClone(selector);
     return this;
   }
 
   /** Sets the template's (and selector's) labels. */
   labels(labels: Record<string, string>): this {
-    this.#d.spec.selector = { matchLabels: { ...labels } };
-    this.#d.spec.template.metadata = { ...this.#d.spec.template.metadata, labels: { ...labels } };
+    this.object.spec.selector = { matchLabels: { ...labels } };
+    this.object.spec.template.metadata = {
+      ...this.object.spec.template.metadata,
+      labels: { ...labels },
+    };
     return this;
   }
 
   /** Sets the first container's image: the usual way to roll out a new template. */
   image(image: string): this {
-    const first = this.#d.spec.template.spec?.containers[0];
+    const first = this.object.spec.template.spec?.containers[0];
     if (first !== undefined) first.image = image;
     return this;
   }
 
   /** Adds a toleration to the pod template. */
   toleration(toleration: Toleration): this {
-    const spec = this.#d.spec.template.spec;
+    const spec = this.object.spec.template.spec;
     if (spec !== undefined) spec.tolerations = [...(spec.tolerations ?? []), { ...toleration }];
     return this;
   }
 
   /** An annotation on the pod template (`gantry.dev/run-for`, say). */
   podAnnotation(key: string, value: string): this {
-    const template = this.#d.spec.template;
+    const template = this.object.spec.template;
     template.metadata = {
       ...template.metadata,
       annotations: { ...template.metadata?.annotations, [key]: value },
@@ -87,53 +61,49 @@ export class DeploymentBuilder {
     return this;
   }
 
-  /** A copy without uid, generation and status, ready for `client.create`. */
-  forCreate(): Deployment {
-    const d = this.obj();
-    delete d.metadata.uid;
-    delete d.metadata.generation;
-    delete d.status;
-    return d;
-  }
-
   rollingUpdate(maxSurge: IntOrString, maxUnavailable: IntOrString): this {
-    this.#d.spec.strategy = { type: "RollingUpdate", rollingUpdate: { maxSurge, maxUnavailable } };
+    this.object.spec.strategy = {
+      type: "RollingUpdate",
+      rollingUpdate: { maxSurge, maxUnavailable },
+    };
     return this;
   }
 
   recreate(): this {
-    this.#d.spec.strategy = { type: "Recreate" };
+    this.object.spec.strategy = { type: "Recreate" };
     return this;
   }
 
   minReadySeconds(seconds: number): this {
-    this.#d.spec.minReadySeconds = seconds;
+    this.object.spec.minReadySeconds = seconds;
     return this;
   }
 
   revisionHistoryLimit(limit: number): this {
-    this.#d.spec.revisionHistoryLimit = limit;
+    this.object.spec.revisionHistoryLimit = limit;
     return this;
   }
 
   progressDeadlineSeconds(seconds: number): this {
-    this.#d.spec.progressDeadlineSeconds = seconds;
+    this.object.spec.progressDeadlineSeconds = seconds;
     return this;
   }
 
   paused(paused = true): this {
-    this.#d.spec.paused = paused;
+    this.object.spec.paused = paused;
     return this;
   }
 
   status(status: DeploymentStatus): this {
-    this.#d.status = structuredClone(status);
+    this.object.status = structuredClone(status);
     return this;
   }
 
   condition(condition: AppsCondition): this {
-    const conditions = (this.#d.status?.conditions ?? []).filter((c) => c.type !== condition.type);
-    this.#d.status = { ...this.#d.status, conditions: [...conditions, { ...condition }] };
+    const conditions = (this.object.status?.conditions ?? []).filter(
+      (c) => c.type !== condition.type,
+    );
+    this.object.status = { ...this.object.status, conditions: [...conditions, { ...condition }] };
     return this;
   }
 }

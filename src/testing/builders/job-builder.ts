@@ -11,6 +11,7 @@ import type {
   RestartPolicy,
   WorkloadReference,
 } from "../../api/index.ts";
+import { ObjectBuilder } from "./object-builder.ts";
 
 const uidLabels = [
   "batch.kubernetes.io/controller-uid",
@@ -19,95 +20,71 @@ const uidLabels = [
   "job-name",
 ];
 
-export class JobBuilder {
-  #job: Job;
-
-  constructor(job: Job) {
-    this.#job = job;
-  }
-
+export class JobBuilder extends ObjectBuilder<Job> {
   clone(): JobBuilder {
-    return new JobBuilder(structuredClone(this.#job));
-  }
-
-  obj(): Job {
-    return structuredClone(this.#job);
+    return new JobBuilder(structuredClone(this.object));
   }
 
   /** Without uid, generation, creationTimestamp, status, selector and generated labels. */
-  forCreate(): Job {
-    const job = this.obj();
-    delete job.metadata.uid;
-    delete job.metadata.generation;
-    delete job.metadata.creationTimestamp;
-    delete job.status;
+  override forCreate(): Job {
+    const job = super.forCreate();
     delete job.spec.selector;
     const labels = job.spec.template.metadata?.labels ?? {};
     for (const key of uidLabels) delete labels[key];
     return job;
   }
 
-  namespace(namespace: string): this {
-    this.#job.metadata.namespace = namespace;
-    return this;
-  }
-
   completions(completions: number | undefined): this {
-    if (completions === undefined) delete this.#job.spec.completions;
-    else this.#job.spec.completions = completions;
+    if (completions === undefined) delete this.object.spec.completions;
+    else this.object.spec.completions = completions;
     return this;
   }
 
   parallelism(parallelism: number): this {
-    this.#job.spec.parallelism = parallelism;
+    this.object.spec.parallelism = parallelism;
     return this;
   }
 
   backoffLimit(limit: number): this {
-    this.#job.spec.backoffLimit = limit;
+    this.object.spec.backoffLimit = limit;
     return this;
   }
 
   indexed(): this {
-    this.#job.spec.completionMode = "Indexed";
+    this.object.spec.completionMode = "Indexed";
     return this;
   }
 
   suspend(suspend = true): this {
-    this.#job.spec.suspend = suspend;
+    this.object.spec.suspend = suspend;
     return this;
   }
 
   activeDeadlineSeconds(seconds: number): this {
-    this.#job.spec.activeDeadlineSeconds = seconds;
+    this.object.spec.activeDeadlineSeconds = seconds;
     return this;
   }
 
   ttlSecondsAfterFinished(seconds: number): this {
-    this.#job.spec.ttlSecondsAfterFinished = seconds;
+    this.object.spec.ttlSecondsAfterFinished = seconds;
     return this;
   }
 
   podReplacementPolicy(policy: "TerminatingOrFailed" | "Failed"): this {
-    this.#job.spec.podReplacementPolicy = policy;
+    this.object.spec.podReplacementPolicy = policy;
     return this;
   }
 
   restartPolicy(policy: RestartPolicy): this {
-    const spec = this.#job.spec.template.spec;
+    const spec = this.object.spec.template.spec;
     if (spec !== undefined) spec.restartPolicy = policy;
     return this;
   }
 
   /** An annotation on the Job itself (`scheduling.gantry.dev/gang`, say). */
-  annotation(key: string, value: string): this {
-    this.#job.metadata.annotations = { ...this.#job.metadata.annotations, [key]: value };
-    return this;
-  }
-
   /** `spec.scheduling.schedulingPolicy.gang`, with `minCount` when given. */
   gang(minCount?: number): this {
-    this.#job.spec.scheduling = {
+    this.object.spec.scheduling = {
       schedulingPolicy: { gang: minCount === undefined ? {} : { minCount } },
     };
     return this;
@@ -115,25 +92,25 @@ export class JobBuilder {
 
   /** `spec.scheduling.schedulingPolicy.basic`. */
   basicScheduling(): this {
-    this.#job.spec.scheduling = { schedulingPolicy: { basic: {} } };
+    this.object.spec.scheduling = { schedulingPolicy: { basic: {} } };
     return this;
   }
 
   /** `spec.template.spec.workloadRef`: a group the user manages. */
   workloadRef(ref: WorkloadReference): this {
-    const spec = this.#job.spec.template.spec;
+    const spec = this.object.spec.template.spec;
     if (spec !== undefined) spec.workloadRef = { ...ref };
     return this;
   }
 
   ownerReference(ref: OwnerReference): this {
-    this.#job.metadata.ownerReferences = [...(this.#job.metadata.ownerReferences ?? []), ref];
+    this.object.metadata.ownerReferences = [...(this.object.metadata.ownerReferences ?? []), ref];
     return this;
   }
 
   /** An annotation on the pod template (`gantry.dev/run-for`, say). */
   podAnnotation(key: string, value: string): this {
-    const template = this.#job.spec.template;
+    const template = this.object.spec.template;
     template.metadata = {
       ...template.metadata,
       annotations: { ...template.metadata?.annotations, [key]: value },
@@ -142,21 +119,21 @@ export class JobBuilder {
   }
 
   image(image: string): this {
-    const first = this.#job.spec.template.spec?.containers[0];
+    const first = this.object.spec.template.spec?.containers[0];
     if (first !== undefined) first.image = image;
     return this;
   }
 
   status(status: JobStatus): this {
-    this.#job.status = { ...this.#job.status, ...structuredClone(status) };
+    this.object.status = { ...this.object.status, ...structuredClone(status) };
     return this;
   }
 
   condition(condition: JobCondition): this {
-    const conditions = (this.#job.status?.conditions ?? []).filter(
+    const conditions = (this.object.status?.conditions ?? []).filter(
       (c) => c.type !== condition.type,
     );
-    this.#job.status = { ...this.#job.status, conditions: [...conditions, { ...condition }] };
+    this.object.status = { ...this.object.status, conditions: [...conditions, { ...condition }] };
     return this;
   }
 }

@@ -11,82 +11,43 @@ import type {
   StartupPolicyType,
   SubdomainPolicy,
 } from "../../api/index.ts";
+import { ObjectBuilder } from "./object-builder.ts";
 
-export class LeaderWorkerSetBuilder {
-  #lws: LeaderWorkerSet;
-
-  constructor(lws: LeaderWorkerSet) {
-    this.#lws = lws;
-  }
-
+export class LeaderWorkerSetBuilder extends ObjectBuilder<LeaderWorkerSet> {
   clone(): LeaderWorkerSetBuilder {
-    return new LeaderWorkerSetBuilder(structuredClone(this.#lws));
-  }
-
-  obj(): LeaderWorkerSet {
-    return structuredClone(this.#lws);
-  }
-
-  /** A copy without uid, generation, creationTimestamp and status, ready for `client.create`. */
-  forCreate(): LeaderWorkerSet {
-    const lws = this.obj();
-    delete lws.metadata.uid;
-    delete lws.metadata.generation;
-    delete lws.metadata.creationTimestamp;
-    delete lws.status;
-    return lws;
-  }
-
-  namespace(namespace: string): this {
-    this.#lws.metadata.namespace = namespace;
-    return this;
-  }
-
-  uid(uid: string): this {
-    this.#lws.metadata.uid = uid;
-    return this;
-  }
-
-  generation(generation: number): this {
-    this.#lws.metadata.generation = generation;
-    return this;
-  }
-
-  annotation(key: string, value: string): this {
-    this.#lws.metadata.annotations = { ...this.#lws.metadata.annotations, [key]: value };
-    return this;
+    return new LeaderWorkerSetBuilder(structuredClone(this.object));
   }
 
   replicas(replicas: number): this {
-    this.#lws.spec.replicas = replicas;
+    this.object.spec.replicas = replicas;
     return this;
   }
 
   /** Pods per group, the leader included. */
   size(size: number): this {
-    this.#lws.spec.leaderWorkerTemplate.size = size;
+    this.object.spec.leaderWorkerTemplate.size = size;
     return this;
   }
 
   startupPolicy(policy: StartupPolicyType): this {
-    this.#lws.spec.startupPolicy = policy;
+    this.object.spec.startupPolicy = policy;
     return this;
   }
 
   restartPolicy(policy: RestartPolicyType): this {
-    this.#lws.spec.leaderWorkerTemplate.restartPolicy = policy;
+    this.object.spec.leaderWorkerTemplate.restartPolicy = policy;
     return this;
   }
 
   subdomainPolicy(policy: SubdomainPolicy): this {
-    this.#lws.spec.networkConfig = { subdomainPolicy: policy };
+    this.object.spec.networkConfig = { subdomainPolicy: policy };
     return this;
   }
 
   /** RollingUpdate with these settings (the others keep their defaults). */
   rollingUpdate(config: { partition?: number; maxUnavailable?: number | string }): this {
-    const rolling = this.#lws.spec.rolloutStrategy?.rollingUpdateConfiguration;
-    this.#lws.spec.rolloutStrategy = {
+    const rolling = this.object.spec.rolloutStrategy?.rollingUpdateConfiguration;
+    this.object.spec.rolloutStrategy = {
       type: "RollingUpdate",
       rollingUpdateConfiguration: {
         partition: 0,
@@ -101,20 +62,20 @@ export class LeaderWorkerSetBuilder {
 
   /** A leader template of its own (by default the leader uses the worker template). */
   leaderTemplate(template: PodTemplateSpec): this {
-    this.#lws.spec.leaderWorkerTemplate.leaderTemplate = structuredClone(template);
+    this.object.spec.leaderWorkerTemplate.leaderTemplate = structuredClone(template);
     return this;
   }
 
   /** The worker template's first container image. */
   image(image: string): this {
-    const first = this.#lws.spec.leaderWorkerTemplate.workerTemplate.spec?.containers[0];
+    const first = this.object.spec.leaderWorkerTemplate.workerTemplate.spec?.containers[0];
     if (first !== undefined) first.image = image;
     return this;
   }
 
   /** Adds labels to the worker template. */
   labels(labels: Record<string, string>): this {
-    const template = this.#lws.spec.leaderWorkerTemplate.workerTemplate;
+    const template = this.object.spec.leaderWorkerTemplate.workerTemplate;
     template.metadata = {
       ...template.metadata,
       labels: { ...template.metadata?.labels, ...labels },
@@ -123,7 +84,7 @@ export class LeaderWorkerSetBuilder {
   }
 
   status(status: LeaderWorkerSetStatus): this {
-    this.#lws.status = structuredClone(status);
+    this.object.status = structuredClone(status);
     return this;
   }
 }

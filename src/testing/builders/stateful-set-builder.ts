@@ -4,93 +4,59 @@
  * metadata), `clone()` a builder to vary.
  */
 import type { StatefulSet, StatefulSetStatus } from "../../api/index.ts";
+import { ObjectBuilder } from "./object-builder.ts";
 
-export class StatefulSetBuilder {
-  #set: StatefulSet;
-
-  constructor(set: StatefulSet) {
-    this.#set = set;
-  }
-
+export class StatefulSetBuilder extends ObjectBuilder<StatefulSet> {
   clone(): StatefulSetBuilder {
-    return new StatefulSetBuilder(structuredClone(this.#set));
-  }
-
-  obj(): StatefulSet {
-    return structuredClone(this.#set);
-  }
-
-  /** A copy without uid, generation and creationTimestamp, ready for `client.create`. */
-  forCreate(): StatefulSet {
-    const set = this.obj();
-    delete set.metadata.uid;
-    delete set.metadata.generation;
-    delete set.metadata.creationTimestamp;
-    delete set.status;
-    return set;
-  }
-
-  namespace(namespace: string): this {
-    this.#set.metadata.namespace = namespace;
-    return this;
-  }
-
-  uid(uid: string): this {
-    this.#set.metadata.uid = uid;
-    return this;
-  }
-
-  generation(generation: number): this {
-    this.#set.metadata.generation = generation;
-    return this;
+    return new StatefulSetBuilder(structuredClone(this.object));
   }
 
   terminating(time = "2026-01-01T00:00:00Z"): this {
-    this.#set.metadata.deletionTimestamp = time;
+    this.object.metadata.deletionTimestamp = time;
     return this;
   }
 
   replicas(replicas: number): this {
-    this.#set.spec.replicas = replicas;
+    this.object.spec.replicas = replicas;
     return this;
   }
 
   /** `OrderedReady` (the default) or `Parallel`. */
   podManagementPolicy(policy: "OrderedReady" | "Parallel"): this {
-    this.#set.spec.podManagementPolicy = policy;
+    this.object.spec.podManagementPolicy = policy;
     return this;
   }
 
   /** RollingUpdate with this partition. */
   partition(partition: number): this {
-    this.#set.spec.updateStrategy = { type: "RollingUpdate", rollingUpdate: { partition } };
+    this.object.spec.updateStrategy = { type: "RollingUpdate", rollingUpdate: { partition } };
     return this;
   }
 
   onDelete(): this {
-    this.#set.spec.updateStrategy = { type: "OnDelete" };
+    this.object.spec.updateStrategy = { type: "OnDelete" };
     return this;
   }
 
   serviceName(name: string): this {
-    this.#set.spec.serviceName = name;
+    this.object.spec.serviceName = name;
     return this;
   }
 
   minReadySeconds(seconds: number): this {
-    this.#set.spec.minReadySeconds = seconds;
+    this.object.spec.minReadySeconds = seconds;
     return this;
   }
 
   startOrdinal(start: number): this {
-    this.#set.spec.ordinals = { start };
+    this.object.spec.ordinals = { start };
     return this;
   }
 
   /** Adds a volume claim template named `name`. */
   volumeClaim(name: string): this {
-    this.#set.spec.volumeClaimTemplates = [
-      ...(this.#set.spec.volumeClaimTemplates ?? []),
+    this.object.spec.volumeClaimTemplates = [
+      ...(this.object.spec.volumeClaimTemplates ?? []),
       { metadata: { name }, spec: { accessModes: ["ReadWriteOnce"] } },
     ];
     return this;
@@ -98,22 +64,22 @@ export class StatefulSetBuilder {
 
   /** Sets the template's (and selector's) labels. */
   labels(labels: Record<string, string>): this {
-    this.#set.spec.selector = { matchLabels: { ...labels } };
-    this.#set.spec.template.metadata = {
-      ...this.#set.spec.template.metadata,
+    this.object.spec.selector = { matchLabels: { ...labels } };
+    this.object.spec.template.metadata = {
+      ...this.object.spec.template.metadata,
       labels: { ...labels },
     };
     return this;
   }
 
   image(image: string): this {
-    const first = this.#set.spec.template.spec?.containers[0];
+    const first = this.object.spec.template.spec?.containers[0];
     if (first !== undefined) first.image = image;
     return this;
   }
 
   status(status: Partial<StatefulSetStatus>): this {
-    this.#set.status = { replicas: 0, ...this.#set.status, ...structuredClone(status) };
+    this.object.status = { replicas: 0, ...this.object.status, ...structuredClone(status) };
     return this;
   }
 }
