@@ -1,3 +1,4 @@
+export { newGangAdmission } from "./admission/index.ts";
 export { ApiServer, type ApiServerOptions } from "./api-server.ts";
 export {
   type Authenticator,

@@ -45,6 +45,13 @@ export const deploymentsResource = ref("apps", "v1", "deployments", "Deployment"
 export const replicaSetsResource = ref("apps", "v1", "replicasets", "ReplicaSet", true);
 export const statefulSetsResource = ref("apps", "v1", "statefulsets", "StatefulSet", true);
 export const daemonSetsResource = ref("apps", "v1", "daemonsets", "DaemonSet", true);
+export const controllerRevisionsResource = ref(
+  "apps",
+  "v1",
+  "controllerrevisions",
+  "ControllerRevision",
+  true,
+);
 export const jobsResource = ref("batch", "v1", "jobs", "Job", true);
 export const leasesResource = ref("coordination.k8s.io", "v1", "leases", "Lease", true);
 export const podDisruptionBudgetsResource = ref(

@@ -7,6 +7,7 @@ export {
   builtInResources,
   type Client,
   configMapsResource,
+  controllerRevisionsResource,
   customResourceDefinitionsResource,
   type DeleteCollectionOptions,
   type DeleteOptions,

@@ -5,20 +5,24 @@ import { createServer, type Server } from "node:http";
 import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
+import { Registry } from "prom-client";
 import { builtInKinds, defaultTolerations, generateJobSelector, qosClassOf } from "../api/index.ts";
 import {
   ApiServer,
   type ApiServerOptions,
   type Authenticator,
   newAnonymousAuthenticator,
+  newGangAdmission,
   newTokenAuthenticator,
 } from "../apiserver/index.ts";
 import type { NodeFleet } from "../kubelet/index.ts";
+import { newQueueingMetrics, parseQueueingConfig } from "../queueing/index.ts";
 import { runCompactor, type Storage } from "../storage/index.ts";
 import { type Logger, systemClock, systemRandom } from "../util/index.ts";
 import { bootstrap } from "./bootstrap.ts";
 import { type ComponentsOptions, startComponents } from "./components.ts";
 import { renderKubeconfig } from "./kubeconfig.ts";
+import { queueingAdmission } from "./queueing-admission.ts";
 import { openStorage, type StorageKind } from "./storage.ts";
 import { advertisedHost, ensurePki, isLoopbackAddress, isUnspecifiedAddress } from "./tls.ts";
 
@@ -51,6 +55,11 @@ export interface AllInOneOptions {
    * @default 200
    */
   readonly maxMutatingRequestsInFlight?: number;
+  /**
+   * `strict` rejects a pod naming a PodGroup that does not exist, and a PodGroup whose Workload
+   * or template does not (`--gang-admission`). @default "lenient"
+   */
+  readonly gangAdmission?: "lenient" | "strict";
 }
 
 /** A running control plane in one process. */
@@ -91,6 +100,19 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
   const authenticate: Authenticator =
     pki === undefined ? newAnonymousAuthenticator(token) : newTokenAuthenticator(token);
 
+  // Kueue's plain-pod queueing runs with the components: its webhook, its controllers and its
+  // metrics (on the API server's /metrics). The cluster config's raw `queueing:` section, when
+  // kept, configures it; without one it is on and inert until pods carry a queue name.
+  const metricsRegistry = new Registry();
+  const queueingConfig =
+    options.components === undefined
+      ? undefined
+      : (options.components.queueing?.config ??
+        parseQueueingConfig(
+          (options.components.cluster as { queueing?: unknown } | undefined)?.queueing,
+        ));
+  const queueingMetrics =
+    queueingConfig?.enabled === true ? newQueueingMetrics(metricsRegistry) : undefined;
   const storage: Storage = await openStorage(options.storage, dataDir);
   const apiServer = await newApiServerOrClose(storage, {
     storage,
@@ -102,6 +124,13 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
     qosClassOf: qosClassOf as never,
     defaultTolerations: defaultTolerations as never,
     generateJobSelector: generateJobSelector as never,
+    metricsRegistry,
+    extraAdmission: (reader) => [
+      ...(options.gangAdmission === "strict" ? [newGangAdmission(reader)] : []),
+      ...(queueingConfig?.enabled === true
+        ? queueingAdmission(queueingConfig, queueingMetrics)(reader)
+        : []),
+    ],
     ...(options.maxRequestsInFlight === undefined
       ? {}
       : { maxRequestsInFlight: options.maxRequestsInFlight }),
@@ -171,7 +200,19 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
       token,
       ...(pki === undefined ? {} : { ca: pki.caCertPem }),
     },
-    { ...options.components, dataDir },
+    {
+      ...options.components,
+      dataDir,
+      metricsRegistry,
+      ...(queueingConfig === undefined
+        ? {}
+        : {
+            queueing: {
+              config: queueingConfig,
+              ...(queueingMetrics === undefined ? {} : { metrics: queueingMetrics }),
+            },
+          }),
+    },
     options.logger,
     stopComponents.signal,
   );

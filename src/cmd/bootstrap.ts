@@ -1,5 +1,6 @@
 import type { KubeObject } from "../api/index.ts";
 import type { ApiServer } from "../apiserver/index.ts";
+import { kueueCrds } from "./crds/kueue.ts";
 import { leaderWorkerSetCrd } from "./crds/leader-worker-set.ts";
 
 const systemContext = {
@@ -33,6 +34,8 @@ export async function bootstrap(server: ApiServer): Promise<void> {
   });
   const crds = server.store("apiextensions.k8s.io", "v1", "customresourcedefinitions");
   await ensure(crds, "", leaderWorkerSetCrd() as KubeObject & { metadata: { name: string } });
+  for (const crd of kueueCrds())
+    await ensure(crds, "", crd as KubeObject & { metadata: { name: string } });
 }
 
 async function ensure(

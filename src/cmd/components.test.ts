@@ -69,6 +69,7 @@ test("startComponents: the controller manager runs every controller gantry up li
   assert.deepEqual([...controllerNames].sort(), [
     "daemonset",
     "deployment",
+    "disruption",
     "garbagecollector",
     "job",
     "leaderworkerset",

@@ -1,7 +1,17 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type HttpClient, newClient, newInformerFactory } from "../client/index.ts";
-import { type ControllerManagerOptions, newControllerManager } from "../controllers/index.ts";
+import type { Registry } from "prom-client";
+import {
+  type HttpClient,
+  newClient,
+  newEventBroadcaster,
+  newInformerFactory,
+} from "../client/index.ts";
+import {
+  type ControllerManagerOptions,
+  newControllerManager,
+  newDisruptionMetrics,
+} from "../controllers/index.ts";
 import {
   type ClusterConfig,
   type ControllerManagerSettings,
@@ -10,6 +20,7 @@ import {
   newCpuManagerAdmitHandlers,
   newKubeletServer,
 } from "../kubelet/index.ts";
+import { newQueueing, type QueueingConfig, type QueueingMetrics } from "../queueing/index.ts";
 import { defaultProfile, inTreeRegistry, newScheduler } from "../scheduler/index.ts";
 import { type Logger, systemClock, systemRandom } from "../util/index.ts";
 import { nodeCheckpointStores } from "./cpus-command.ts";
@@ -30,8 +41,12 @@ export interface ComponentsOptions {
   readonly scheduler?: boolean;
   /** Run the controller manager with every controller. @default false */
   readonly controllers?: boolean;
+  /** Where the scheduler's metrics go (the API server's `/metrics` registry). @default none */
+  readonly metricsRegistry?: Registry;
   /** Kubelet state (`<dataDir>/nodes/<node>/cpu_manager_state`); in memory when absent. */
   readonly dataDir?: string;
+  /** Run Kueue's plain-pod queueing when `config.enabled`. @default not run */
+  readonly queueing?: { readonly config: QueueingConfig; readonly metrics?: QueueingMetrics };
 }
 
 /** Running components: `done` settles once they all stopped after `signal` aborted. */
@@ -68,15 +83,18 @@ export async function startComponents(
   if (options.scheduler === true) {
     const client = clientFor("kube-scheduler");
     const informers = newInformerFactory(client);
-    const scheduler = newScheduler({
-      client,
-      informers,
-      clock: systemClock,
-      random: systemRandom,
-      logger: logger.with({ component: "scheduler" }),
-      registry: inTreeRegistry(),
-      profiles: [defaultProfile()],
-    });
+    const scheduler = newScheduler(
+      {
+        client,
+        informers,
+        clock: systemClock,
+        random: systemRandom,
+        logger: logger.with({ component: "scheduler" }),
+        registry: inTreeRegistry(),
+        profiles: [defaultProfile()],
+      },
+      options.metricsRegistry === undefined ? {} : { metricsRegistry: options.metricsRegistry },
+    );
     running.push(scheduler.start(signal), informers.start(signal));
   }
 
@@ -91,11 +109,38 @@ export async function startComponents(
         random: systemRandom,
         logger: logger.with({ component: "controller-manager" }),
       },
-      controllerManagerOptions(
-        options.cluster?.controllerManager ?? defaultControllerManagerSettings,
-      ),
+      {
+        ...controllerManagerOptions(
+          options.cluster?.controllerManager ?? defaultControllerManagerSettings,
+        ),
+        ...(options.metricsRegistry === undefined
+          ? {}
+          : { disruptionMetrics: newDisruptionMetrics(options.metricsRegistry) }),
+      },
     );
     running.push(manager.start(signal), informers.start(signal));
+  }
+
+  if (options.queueing?.config.enabled === true) {
+    const client = clientFor("kueue-controller-manager");
+    const informers = newInformerFactory(client, { clock: systemClock });
+    const events = newEventBroadcaster({ client, clock: systemClock, logger });
+    const queueing = newQueueing(
+      {
+        client,
+        informers,
+        clock: systemClock,
+        logger: logger.with({ component: "queueing" }),
+        podEvents: events.recorder({ component: "kueue-job-controller" }),
+        workloadEvents: events.recorder({ component: "kueue-admission" }),
+        ...(options.queueing.metrics === undefined ? {} : { metrics: options.queueing.metrics }),
+      },
+      options.queueing.config,
+    );
+    running.push(
+      queueing.start(signal).finally(() => events.shutdown()),
+      informers.start(signal),
+    );
   }
 
   let fleet: NodeFleet | undefined;

@@ -31,16 +31,20 @@ import {
   type TakeStep,
   takeByTopology,
 } from "../kubelet/index.ts";
+import { kubeconfigGetter, ShowError, showNode, showTable } from "./cpus-show.ts";
 
-export const cpusUsage = `Usage: gantry cpus <take|allocate|compare> [options]
+export const cpusUsage = `Usage: gantry cpus <take|allocate|compare|show> [options]
 
-Plan CPU pinning as the kubelet's static CPU manager policy does it, on any topology.
+Plan CPU pinning as the kubelet's static CPU manager policy does it, on any topology, or
+show how a running cluster's node pinned its containers.
 
   take       Print the CPUs upstream's takeByTopology chooses (Linux list format)
   allocate   Admit one pod as the static policy would; print the resulting
              cpu_manager_state checkpoint (the kubelet's JSON, checksum included)
   compare    Admit the same pods under several option sets and compare how they land:
              containers spanning L3 caches, L3 caches shared, NUMA spread
+  show NODE  The exclusive CPUs of each container on a node of a running cluster (its
+             PodResources API), with the L3 caches and NUMA nodes they sit in
 
 Options:
   --topology T         A topology file (JSON or YAML): cAdvisor's MachineInfo (kubectl get
@@ -67,6 +71,11 @@ compare:
                        prefer-align-cpus-by-uncorecache + full-pcpus-only;
                        distribute-cpus-across-numa)
   --output FORMAT      table (default) or json
+show:
+  --data-dir DIR       The data dir of the running gantry up (default ./.gantry); its
+                       kubeconfig is DIR/kubeconfig
+  --kubeconfig FILE    Use this kubeconfig instead
+  -o, --output FORMAT  table (default) or json
 
 Exit status: 0 done, 1 refused (upstream's message on stderr), 2 bad command line.
 `;
@@ -113,7 +122,9 @@ function parseCpusArgs(argv: readonly string[]) {
         "numa-affinity": { type: "string" },
         pods: { type: "string" },
         "options-sets": { type: "string", multiple: true, default: [] },
-        output: { type: "string", default: "table" },
+        output: { type: "string", short: "o", default: "table" },
+        "data-dir": { type: "string", default: "./.gantry" },
+        kubeconfig: { type: "string" },
         help: { type: "boolean", default: false },
       },
     });
@@ -390,6 +401,22 @@ function compare(values: Values, io: CpusCommandIo): number {
   return 0;
 }
 
+async function show(values: Values, node: string | undefined, io: CpusCommandIo): Promise<number> {
+  if (node === undefined || node === "") throw new CpusUsageError("Missing the node name");
+  if (values.output !== "table" && values.output !== "json") {
+    throw new CpusUsageError(`--output takes table or json, got "${values.output}"`);
+  }
+  const kubeconfig = values.kubeconfig ?? join(values["data-dir"], "kubeconfig");
+  try {
+    const shown = await showNode(kubeconfigGetter(kubeconfig), node);
+    io.out(values.output === "json" ? `${JSON.stringify(shown, null, 2)}\n` : showTable(shown));
+    return 0;
+  } catch (error: unknown) {
+    if (error instanceof ShowError) throw new Refused(`gantry cpus show: ${error.message}`);
+    throw error;
+  }
+}
+
 /** Runs `gantry cpus …`; resolves to the exit code. */
 export async function runCpusCommand(argv: readonly string[], io: CpusCommandIo): Promise<number> {
   try {
@@ -398,6 +425,10 @@ export async function runCpusCommand(argv: readonly string[], io: CpusCommandIo)
     if (values.help || action === undefined || action === "help") {
       io.out(cpusUsage);
       return action === undefined && !values.help ? 2 : 0;
+    }
+    if (action === "show") {
+      if (extra.length > 1) throw new CpusUsageError(`Unexpected argument "${extra[1]}"`);
+      return await show(values, extra[0], io);
     }
     if (extra.length > 0) throw new CpusUsageError(`Unexpected argument "${extra[0]}"`);
     switch (action) {
@@ -408,7 +439,9 @@ export async function runCpusCommand(argv: readonly string[], io: CpusCommandIo)
       case "compare":
         return compare(values, io);
       default:
-        throw new CpusUsageError(`Unknown subcommand "${action}": use take, allocate or compare`);
+        throw new CpusUsageError(
+          `Unknown subcommand "${action}": use take, allocate, compare or show`,
+        );
     }
   } catch (error: unknown) {
     if (error instanceof CpusUsageError) {

@@ -10,6 +10,7 @@ import {
 import { newJsonLogger } from "../util/index.ts";
 import { plainHttpRefusal, startAllInOne } from "./all-in-one.ts";
 import { runCpusCommand } from "./cpus-command.ts";
+import { runDrainPlanCommand } from "./drain-plan-command.ts";
 import { runNodeCommand } from "./node-command.ts";
 import { isLoopbackAddress } from "./tls.ts";
 import { runTopologyCommand } from "./topology-command.ts";
@@ -20,10 +21,13 @@ Commands:
   up    Start the all-in-one control plane (API server on an embedded store)
   node  fail NAME | recover NAME: take an emulated node's kubelet down or bring it back
         (see 'gantry node --help')
-  cpus  take | allocate | compare: plan CPU pinning as the kubelet's static CPU manager
+  cpus  take | allocate | compare | show: plan CPU pinning as the kubelet's static CPU manager
         does it, on any topology (see 'gantry cpus --help')
   topology  discover | presets | show: read this machine's CPU topology from sysfs as
         cAdvisor does, list presets, show a topology (see 'gantry topology --help')
+  drain-plan NODE [--execute] [-o json]: which pods of NODE each budget lets go, which
+        pod groups an eviction would break, and a group-preserving eviction order
+        (see 'gantry drain-plan --help')
 
 Options for up:
   --data-dir DIR       Where state and the kubeconfig live (default ./.gantry)
@@ -43,6 +47,10 @@ Options for up:
                        beyond it: 429 with Retry-After: 1. Watches are not counted
   --max-mutating-requests-inflight N
                        Mutating requests served at once (default 200; 0 = no limit)
+  --gang-admission MODE
+                       lenient | strict (default lenient). strict rejects at creation a pod
+                       naming a PodGroup that does not exist, and a PodGroup whose Workload
+                       or template does not exist (403 Forbidden)
   --v N                Log verbosity (default 0)
 `;
 
@@ -66,6 +74,7 @@ function parseUpArgs(argv: string[]) {
         nodes: { type: "string" },
         "max-requests-inflight": { type: "string", default: "400" },
         "max-mutating-requests-inflight": { type: "string", default: "200" },
+        "gang-admission": { type: "string", default: "lenient" },
         v: { type: "string", default: "0" },
         help: { type: "boolean", default: false },
       },
@@ -109,6 +118,12 @@ async function up(argv: string[]): Promise<void> {
   }
   const maxRequestsInFlight = inFlightLimit("max-requests-inflight", values);
   const maxMutatingRequestsInFlight = inFlightLimit("max-mutating-requests-inflight", values);
+  const gangAdmission = values["gang-admission"];
+  if (gangAdmission !== "lenient" && gangAdmission !== "strict") {
+    throw new UsageError(
+      `Cannot use --gang-admission "${gangAdmission}": choose lenient or strict`,
+    );
+  }
   const cluster = clusterConfigOf(values.config, values.nodes);
   const logger = newJsonLogger((line) => process.stderr.write(`${line}\n`), {
     verbosity: Number(values.v),
@@ -121,6 +136,7 @@ async function up(argv: string[]): Promise<void> {
     logger,
     maxRequestsInFlight,
     maxMutatingRequestsInFlight,
+    gangAdmission,
     ...(values.tls ? { tls: { sans: tlsSans } } : {}),
     progress: (line) => process.stdout.write(`${line}\n`),
     components: { cluster, scheduler: true, controllers: true },
@@ -197,6 +213,12 @@ async function main(argv: string[]): Promise<void> {
       return;
     case "cpus":
       process.exitCode = await runCpusCommand(rest, {
+        out: (text) => process.stdout.write(text),
+        err: (text) => process.stderr.write(text),
+      });
+      return;
+    case "drain-plan":
+      process.exitCode = await runDrainPlanCommand(rest, {
         out: (text) => process.stdout.write(text),
         err: (text) => process.stderr.write(text),
       });

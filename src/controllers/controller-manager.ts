@@ -6,6 +6,7 @@ import type { Client, InformerFactory } from "../client/index.ts";
 import type { Clock, Logger, Random } from "../util/index.ts";
 import { newDaemonSetController } from "./daemon-set/index.ts";
 import { newDeploymentController } from "./deployment/index.ts";
+import { type DisruptionMetrics, newDisruptionController } from "./disruption/index.ts";
 import {
   type Controller,
   type EventBroadcaster,
@@ -48,6 +49,7 @@ export const controllerNames = [
   "taint-eviction-controller",
   "podgc",
   "leaderworkerset",
+  "disruption",
 ] as const;
 
 export type ControllerName = (typeof controllerNames)[number];
@@ -77,6 +79,8 @@ export interface ControllerManagerOptions {
   readonly nodeLifecycle?: Omit<NodeLifecycleControllerOptions, "workers">;
   /** The pod garbage collector's settings. @default upstream's */
   readonly podGc?: Omit<PodGcControllerOptions, "workers">;
+  /** Where the disruption controller reports its metrics. @default nowhere */
+  readonly disruptionMetrics?: DisruptionMetrics;
 }
 
 export interface ControllerManager {
@@ -103,6 +107,8 @@ const components: Readonly<Record<ControllerName, string>> = {
   // lws's manager records as "leaderworkerset" (mgr.GetEventRecorderFor).
   leaderworkerset: "leaderworkerset",
   podgc: "pod-garbage-collector",
+  // Upstream's disruption controller records through the manager's "controllermanager" source.
+  disruption: "controllermanager",
 };
 
 export function newControllerManager(
@@ -170,6 +176,18 @@ export function newControllerManager(
         return newPodGcController({ ...base, logger }, { ...options.podGc, ...common });
       case "leaderworkerset":
         return newLeaderWorkerSetController({ ...base, logger, events }, common);
+      case "disruption":
+        return newDisruptionController(
+          {
+            ...base,
+            logger,
+            events,
+            ...(options.disruptionMetrics === undefined
+              ? {}
+              : { metrics: options.disruptionMetrics }),
+          },
+          common,
+        );
     }
   };
   const controllers = new Map<ControllerName, Controller>(names.map((n) => [n, build(n)]));

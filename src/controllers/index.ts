@@ -10,7 +10,6 @@ export {
   newControllerManager,
 } from "./controller-manager.ts";
 export {
-  computeHash,
   computeRolloutStatus,
   newDeploymentController,
   podTemplateHashLabel,
@@ -18,7 +17,14 @@ export {
   revisionAnnotation,
 } from "./deployment/index.ts";
 export {
+  type DisruptionMetrics,
+  newDisruptionController,
+  newDisruptionMetrics,
+  noDisruptionMetrics,
+} from "./disruption/index.ts";
+export {
   type Controller,
+  computeHash,
   type EventRecorder,
   Expectations,
   newEventRecorder,

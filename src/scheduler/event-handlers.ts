@@ -11,7 +11,8 @@ import {
 } from "../client/index.ts";
 import type { DeepReadonly, Logger } from "../util/index.ts";
 import type { SchedulerCache } from "./cache/index.ts";
-import { clusterEvents } from "./framework/index.ts";
+import { clusterEvents, groupRefOf } from "./framework/index.ts";
+import type { PodGroupManager, PodGroupStatusWriter } from "./pod-groups/index.ts";
 import {
   nodeSchedulingPropertiesChange,
   podSchedulingPropertiesChange,
@@ -24,6 +25,9 @@ export interface EventHandlerDeps {
   readonly queue: SchedulingQueue;
   readonly frameworks: ReadonlyMap<string, Framework>;
   readonly logger: Logger;
+  /** Gang membership: every pod naming a group is recorded before the queue sees it. */
+  readonly podGroups?: PodGroupManager;
+  readonly podGroupStatus?: PodGroupStatusWriter;
 }
 
 type PodObject = DeepReadonly<Pod>;
@@ -55,7 +59,27 @@ export function newNodeEventHandler(deps: EventHandlerDeps): EventHandler<Node> 
 }
 
 export function newPodEventHandler(deps: EventHandlerDeps): EventHandler<Pod> {
-  const { cache, queue, frameworks, logger } = deps;
+  const { cache, queue, frameworks, logger, podGroups, podGroupStatus } = deps;
+  /** Records the pod in its gang; returns whether it is a member. */
+  const trackMember = (pod: PodObject, changed = true): boolean => {
+    if (podGroups === undefined || podGroups.upsertPod(pod) === undefined) return false;
+    const ref = groupRefOf(pod);
+    if (ref !== undefined && changed) podGroupStatus?.membersChanged(ref);
+    return true;
+  };
+  const untrackMember = (pod: PodObject): void => {
+    if (podGroups?.deletePod(pod) === undefined) return;
+    const ref = groupRefOf(pod);
+    if (ref !== undefined) podGroupStatus?.membersChanged(ref);
+  };
+  /** A new pending member may complete its gang: re-check the members waiting for it. */
+  const memberAdded = (pod: PodObject): void => {
+    const ref = groupRefOf(pod);
+    if (podGroups === undefined || ref === undefined) return;
+    const uid = pod.metadata.uid ?? "";
+    const siblings = podGroups.unscheduledMembers(ref.key).filter((u) => u !== uid);
+    queue.movePodsToActiveOrBackoffQueue(siblings, clusterEvents.unscheduledPodAdd, undefined, pod);
+  };
   const responsible = (pod: PodObject): boolean =>
     frameworks.has(pod.spec.schedulerName ?? "default-scheduler");
 
@@ -75,8 +99,10 @@ export function newPodEventHandler(deps: EventHandlerDeps): EventHandler<Pod> {
 
   return {
     onAdd(pod: PodObject) {
+      const member = trackMember(pod);
       if (assigned(pod)) addAssigned(pod);
       else if (responsible(pod)) queue.add(pod);
+      if (member && !assigned(pod)) memberAdded(pod);
     },
     onUpdate(oldPod: PodObject, newPod: PodObject) {
       if (oldPod.metadata.uid !== newPod.metadata.uid) {
@@ -84,6 +110,7 @@ export function newPodEventHandler(deps: EventHandlerDeps): EventHandler<Pod> {
         this.onAdd?.(newPod, false);
         return;
       }
+      trackMember(newPod, assigned(oldPod) !== assigned(newPod));
       if (assigned(newPod)) {
         if (!assigned(oldPod)) {
           // Bound: leaves the queue, joins the cache (confirming the assumption).
@@ -106,6 +133,7 @@ export function newPodEventHandler(deps: EventHandlerDeps): EventHandler<Pod> {
     },
     onDelete(deleted: PodObject | DeletedFinalStateUnknown<Pod>) {
       const pod = deletedObject<Pod>(deleted);
+      untrackMember(pod);
       if (assigned(pod)) {
         cache.removePod(pod);
         queue.moveAllToActiveOrBackoffQueue(clusterEvents.assignedPodDelete, pod, undefined);

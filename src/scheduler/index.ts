@@ -15,6 +15,9 @@ export {
   type FilterPlugin,
   FitError,
   formatGoDuration,
+  type GroupPolicy,
+  type GroupRef,
+  groupRefOf,
   type Handle,
   NodeInfo,
   type NodeInfoLister,
@@ -22,6 +25,7 @@ export {
   type PermitResult,
   type PluginConfig,
   type PluginFactory,
+  type PodGroupView,
   PodInfo,
   type PodObject,
   PodsToActivate,
@@ -50,12 +54,19 @@ export {
   type WaitingPod,
   waitStatus,
 } from "./framework/index.ts";
+export type { PendingQueue, PodGroupResult, SchedulerMetrics } from "./metrics.ts";
 export {
   defaultPlugins,
   defaultProfile,
   defaultSchedulerName,
   inTreeRegistry,
 } from "./plugins/registry.ts";
+export {
+  computePodGroupStatus,
+  type GroupCondition,
+  PodGroupManager,
+  type PodGroupObjects,
+} from "./pod-groups/index.ts";
 export { Framework, type FrameworkDeps } from "./runtime/index.ts";
 export {
   newScheduler,

@@ -32,7 +32,7 @@ export type { SchedulerContext } from "./scheduling-failure.ts";
 /** upstream's `ErrNoNodesAvailable`. */
 export const noNodesAvailableMessage = "no nodes available to schedule pods";
 
-const clearNomination: NominatingInfo = { nominatedNodeName: "", mode: "Override" };
+export const clearNomination: NominatingInfo = { nominatedNodeName: "", mode: "Override" };
 
 interface CycleResult {
   readonly status: Status;
@@ -42,7 +42,7 @@ interface CycleResult {
 }
 
 /** A rejection on one node (Reserve, Permit) as a FitError over that node. */
-function singleNodeFitError(pod: DeepReadonly<Pod>, host: string, status: Status): Status {
+export function singleNodeFitError(pod: DeepReadonly<Pod>, host: string, status: Status): Status {
   const diagnosis = new Diagnosis();
   diagnosis.nodeToStatus.set(host, status);
   diagnosis.addPluginStatus(status);
@@ -127,7 +127,8 @@ function activatePods(ctx: SchedulerContext, state: CycleState): void {
   toActivate.pods.clear();
 }
 
-async function bindingCycle(
+/** The binding cycle of an assumed pod (wait on Permit, PreBind, Bind, PostBind). */
+export async function bindingCycle(
   ctx: SchedulerContext,
   fw: Framework,
   state: CycleState,
@@ -236,7 +237,8 @@ export async function scheduleOne(ctx: SchedulerContext, info: QueuedPodInfo): P
   track(ctx, bindingCycle(ctx, fw, state, info, result.host, result.assumed));
 }
 
-function track(ctx: SchedulerContext, work: Promise<void>): void {
+/** Runs `work` in the background; the scheduler waits for it when it stops. */
+export function track(ctx: SchedulerContext, work: Promise<void>): void {
   const tracked = work.catch((error: unknown) => {
     ctx.logger.error("Scheduling work failed", { error });
   });

@@ -3,7 +3,17 @@
  * to the cache and the queue, and runs the scheduling loop until its signal aborts. Pods are
  * picked up from watches (never by polling the API) and bound through `pods/binding`.
  */
-import type { KubeObject, Namespace, Node, Pod, PodDisruptionBudget } from "../api/index.ts";
+
+import type { Registry as MetricsRegistry } from "prom-client";
+import type {
+  KubeObject,
+  Namespace,
+  Node,
+  Pod,
+  PodDisruptionBudget,
+  PodGroup,
+  Workload,
+} from "../api/index.ts";
 import {
   type Client,
   type HandlerRegistration,
@@ -12,19 +22,33 @@ import {
   namespacesResource,
   nodesResource,
   podDisruptionBudgetsResource,
+  podGroupsResource,
   podsResource,
   type ResourceRef,
   type SharedInformer,
+  workloadsResource,
 } from "../client/index.ts";
 import type { Clock, Logger, Random } from "../util/index.ts";
 import { SchedulerCache, Snapshot } from "./cache/index.ts";
 import { ConcurrencyLimit } from "./concurrency-limit.ts";
 import { newNodeEventHandler, newPodEventHandler } from "./event-handlers.ts";
 import { ApiEventRecorder } from "./event-recorder.ts";
-import type { Profile, Registry, SchedulerListers } from "./framework/index.ts";
+import {
+  clusterEvents,
+  groupRefOf,
+  type Profile,
+  type QueuedPodInfo,
+  type Registry,
+  type SchedulerListers,
+  unresolvable,
+} from "./framework/index.ts";
+import { newSchedulerMetrics, noSchedulerMetrics, type PendingQueue } from "./metrics.ts";
+import { PodGroupManager, PodGroupStatusWriter } from "./pod-groups/index.ts";
 import { type QueueProfile, SchedulingQueue } from "./queue/index.ts";
 import { Framework } from "./runtime/index.ts";
-import { type SchedulerContext, scheduleOne } from "./schedule-one.ts";
+import { scheduleGroup } from "./schedule-group.ts";
+import { type SchedulerContext, scheduleOne, track } from "./schedule-one.ts";
+import { handleSchedulingFailure } from "./scheduling-failure.ts";
 import { SchedulingSlice } from "./slice.ts";
 
 /** The field selector of the scheduler's pod informer: terminal pods hold no resources. */
@@ -64,6 +88,15 @@ export interface SchedulerOptions {
   readonly maxConcurrentApiCalls?: number;
   /** Event writes in flight at most, over all profiles. @default 16 */
   readonly maxConcurrentEventWrites?: number;
+  /**
+   * How long a gang may keep assembling (fewer than `minCount` members exist) before its
+   * PodGroup's `PodGroupScheduled` condition says False/`Timeout`; its pods stay Pending. The
+   * group cycle holds no capacity between cycles, so nothing else needs this bound.
+   * @default 300000 (5 minutes)
+   */
+  readonly gangSchedulingTimeoutMs?: number;
+  /** Where the scheduler's metrics go (`/metrics` of `gantry up`). @default none */
+  readonly metricsRegistry?: MetricsRegistry;
 }
 
 export interface Scheduler {
@@ -89,6 +122,10 @@ export function newScheduler(deps: SchedulerDeps, options: SchedulerOptions = {}
     podDisruptionBudgets: () => pdbInformer?.lister.list() ?? [],
   };
   let queue: SchedulingQueue | undefined;
+  const podGroups = new PodGroupManager({
+    isAssumed: (pod) => cache.isAssumedPod(pod),
+    now: () => deps.clock.now().getTime(),
+  });
   // Informers plugins ask for are synced before the first cycle, like the scheduler's own.
   const pluginInformers: SharedInformer<KubeObject>[] = [];
   const informers: InformerFactory = {
@@ -118,6 +155,7 @@ export function newScheduler(deps: SchedulerDeps, options: SchedulerOptions = {}
       client: deps.client,
       informers,
       listers,
+      podGroups,
       eventRecorder: recorder,
       clock: deps.clock,
       random: deps.random,
@@ -160,6 +198,33 @@ export function newScheduler(deps: SchedulerDeps, options: SchedulerOptions = {}
   });
   queue = schedulingQueue;
 
+  const apiCalls = new ConcurrencyLimit(options.maxConcurrentApiCalls ?? 16);
+  let podGroupInformer: SharedInformer<PodGroup> | undefined;
+  const podGroupStatus = new PodGroupStatusWriter({
+    client: deps.client,
+    clock: deps.clock,
+    logger,
+    apiCalls,
+    manager: podGroups,
+    podGroup: (namespace, name) => podGroupInformer?.lister.get(namespace, name),
+    timeoutMs: options.gangSchedulingTimeoutMs ?? 300_000,
+  });
+  const metrics =
+    options.metricsRegistry === undefined
+      ? noSchedulerMetrics
+      : newSchedulerMetrics(options.metricsRegistry, {
+          pendingPodGroups: () => {
+            const sets = schedulingQueue.countBy((pod) => groupRefOf(pod)?.key);
+            const out: Record<PendingQueue, number> = {
+              active: sets.active.size,
+              backoff: sets.backoff.size,
+              unschedulable: sets.unschedulable.size,
+              gated: sets.gated.size,
+            };
+            return out;
+          },
+        });
+
   const ctx: SchedulerContext = {
     frameworks,
     queue: schedulingQueue,
@@ -171,11 +236,14 @@ export function newScheduler(deps: SchedulerDeps, options: SchedulerOptions = {}
     logger,
     livePod: (namespace, name) => listers.pod(namespace, name),
     background: new Set(),
-    apiCalls: new ConcurrencyLimit(options.maxConcurrentApiCalls ?? 16),
+    apiCalls,
     selection: {
       nextStartNodeIndex: 0,
       percentageOfNodesToScore: options.percentageOfNodesToScore ?? 0,
     },
+    podGroups,
+    podGroupStatus,
+    metrics,
   };
 
   let started = false;
@@ -184,25 +252,53 @@ export function newScheduler(deps: SchedulerDeps, options: SchedulerOptions = {}
     async start(signal: AbortSignal): Promise<void> {
       if (started) throw new TypeError("Cannot start the scheduler: it is already running");
       started = true;
-      const handlerDeps = { cache, queue: schedulingQueue, frameworks, logger };
+      const handlerDeps = {
+        cache,
+        queue: schedulingQueue,
+        frameworks,
+        logger,
+        podGroups,
+        podGroupStatus,
+      };
       const nodes = deps.informers.forResource<Node>(nodesResource);
       podInformer = deps.informers.forResource<Pod>(podsResource, {
         fieldSelector: nonTerminalPodsSelector,
       });
       namespaceInformer = deps.informers.forResource<Namespace>(namespacesResource);
       pdbInformer = deps.informers.forResource<PodDisruptionBudget>(podDisruptionBudgetsResource);
+      const workloadInformer = deps.informers.forResource<Workload>(workloadsResource);
+      podGroupInformer = deps.informers.forResource<PodGroup>(podGroupsResource);
+      podGroups.setObjects({
+        workload: (namespace, name) => workloadInformer.lister.get(namespace, name),
+        podGroup: (namespace, name) => podGroupInformer?.lister.get(namespace, name),
+      });
       const registrations: HandlerRegistration[] = [
         nodes.addEventHandler(newNodeEventHandler(handlerDeps)),
         podInformer.addEventHandler(newPodEventHandler(handlerDeps)),
+        workloadInformer.addEventHandler({
+          onAdd: (w) =>
+            schedulingQueue.moveAllToActiveOrBackoffQueue(clusterEvents.workloadAdd, undefined, w),
+          onUpdate: (o, n) =>
+            schedulingQueue.moveAllToActiveOrBackoffQueue(clusterEvents.workloadUpdate, o, n),
+        }),
+        podGroupInformer.addEventHandler({
+          onAdd: (g) =>
+            schedulingQueue.moveAllToActiveOrBackoffQueue(clusterEvents.podGroupAdd, undefined, g),
+          onUpdate: (o, n) =>
+            schedulingQueue.moveAllToActiveOrBackoffQueue(clusterEvents.podGroupUpdate, o, n),
+        }),
       ];
       const toSync: { waitForSync(signal: AbortSignal): Promise<boolean> }[] = [
         nodes,
         podInformer,
         namespaceInformer,
         pdbInformer,
+        workloadInformer,
+        podGroupInformer,
         ...pluginInformers,
       ];
       const queueRun = schedulingQueue.run(signal);
+      const statusRun = podGroupStatus.run(signal);
       try {
         const synced = await Promise.all(toSync.map((i) => i.waitForSync(signal)));
         if (synced.every(Boolean)) {
@@ -219,6 +315,7 @@ export function newScheduler(deps: SchedulerDeps, options: SchedulerOptions = {}
         await Promise.all([...ctx.background]);
         await Promise.all(recorders.map((r) => r.flush()));
         await queueRun;
+        await statusRun;
       }
     },
   };
@@ -242,10 +339,40 @@ async function loop(
   while (!signal.aborted) {
     const info = await ctx.queue.pop(signal);
     if (info === undefined) return;
-    await scheduleOne(ctx, info);
+    await scheduleEntity(ctx, info);
     if (slice.cycleDone()) {
       await yieldToEventLoop();
       slice.restart();
     }
   }
 }
+
+/**
+ * A gang member starts a group cycle (when its profile enables GangScheduling); everything else,
+ * basic groups included, is scheduled pod by pod. A member whose group can no longer be resolved
+ * (its PodGroup was deleted after it was queued) waits as PreEnqueue would have made it wait.
+ */
+async function scheduleEntity(ctx: SchedulerContext, info: QueuedPodInfo): Promise<void> {
+  const pod = info.podInfo.pod;
+  const fw = ctx.frameworks.get(pod.spec.schedulerName ?? "default-scheduler");
+  const ref = ctx.podGroups.groupOf(pod);
+  if (fw === undefined || ref === undefined || !fw.hasPlugin(gangSchedulingPlugin)) {
+    await scheduleOne(ctx, info);
+    return;
+  }
+  const resolved = ctx.podGroups.resolve(ref);
+  if (!resolved.ok) {
+    info.unschedulablePlugins = new Set([gangSchedulingPlugin]);
+    const status = { ...unresolvable(resolved.reason), plugin: gangSchedulingPlugin };
+    track(ctx, handleSchedulingFailure(ctx, fw, info, status, undefined));
+    return;
+  }
+  if (resolved.policy.kind === "basic") {
+    await scheduleOne(ctx, info);
+    return;
+  }
+  await scheduleGroup(ctx, info, ref, resolved.policy);
+}
+
+/** The plugin that enables gang scheduling in a profile. */
+const gangSchedulingPlugin = "GangScheduling";

@@ -21,6 +21,8 @@ import {
   type Status,
   statusMessage,
 } from "./framework/index.ts";
+import type { SchedulerMetrics } from "./metrics.ts";
+import type { PodGroupManager, PodGroupStatusWriter } from "./pod-groups/index.ts";
 import type { SchedulingQueue } from "./queue/index.ts";
 import type { Framework } from "./runtime/index.ts";
 
@@ -41,6 +43,11 @@ export interface SchedulerContext {
   /** Bounds the bindings and status patches in flight. */
   readonly apiCalls: ConcurrencyLimit;
   readonly selection: NodeSelection;
+  /** Gang members and policies. */
+  readonly podGroups: PodGroupManager;
+  /** Writes PodGroup status after group cycles. */
+  readonly podGroupStatus: PodGroupStatusWriter;
+  readonly metrics: SchedulerMetrics;
 }
 
 export const reasonUnschedulable = "Unschedulable";

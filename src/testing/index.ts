@@ -2,10 +2,21 @@ export { DaemonSetBuilder, makeDaemonSet } from "./builders/daemon-set-builder.t
 export { DeploymentBuilder, makeDeployment } from "./builders/deployment-builder.ts";
 export { JobBuilder, makeJob } from "./builders/job-builder.ts";
 export {
+  ClusterQueueBuilder,
+  KueueWorkloadBuilder,
+  makeClusterQueue,
+  makeKueueWorkload,
+  makeLocalQueue,
+  makeResourceFlavor,
+  type QuotaSpec,
+  singleClusterQueueSetup,
+} from "./builders/kueue-builders.ts";
+export {
   LeaderWorkerSetBuilder,
   makeLeaderWorkerSet,
 } from "./builders/leader-worker-set-builder.ts";
 export { makeNode, NodeBuilder } from "./builders/node-builder.ts";
+export { makePdb, PdbBuilder } from "./builders/pdb-builder.ts";
 export { type AffinityTermOptions, makePod, PodBuilder } from "./builders/pod-builder.ts";
 export { type PodFixtureState, setPodState } from "./builders/pod-state.ts";
 export { makeReplicaSet, ReplicaSetBuilder } from "./builders/replica-set-builder.ts";
@@ -19,6 +30,12 @@ export {
   unreachableClient,
 } from "./builders/scheduler-fixtures.ts";
 export { makeStatefulSet, StatefulSetBuilder } from "./builders/stateful-set-builder.ts";
+export {
+  makePodGroup,
+  makeWorkload,
+  PodGroupBuilder,
+  WorkloadBuilder,
+} from "./builders/workload-builder.ts";
 export {
   type ClusterHarness,
   type ClusterHarnessOptions,

@@ -8,3 +8,4 @@ export {
   type ObjectReader,
   type UserInfo,
 } from "./admission.ts";
+export { newGangAdmission } from "./plugins/gang-admission.ts";

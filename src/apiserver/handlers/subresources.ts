@@ -12,6 +12,7 @@ import {
 } from "../../api/index.ts";
 import { rfc3339 } from "../../util/index.ts";
 import { writeJson } from "../http/responses.ts";
+import { evictPod, mergeDryRun, newEvictionDeps } from "../registry/eviction/index.ts";
 import type { Store } from "../registry/generic/store.ts";
 import { checkTypeMeta, decodeObject, readJsonObject } from "./decode.ts";
 import { asObject, type HandlerDeps, type RequestScope } from "./scope.ts";
@@ -118,8 +119,8 @@ function setPodCondition(pod: KubeObject, type: string, now: string): void {
 }
 
 /**
- * POST pods/NAME/eviction with a policy/v1 (or v1beta1) Eviction. Budget checks belong to the
- * disruption issue; here the eviction deletes the pod with the body's DeleteOptions.
+ * POST pods/NAME/eviction with a policy/v1 (or v1beta1) Eviction: the budget decision, the
+ * DisruptionTarget condition and the delete live in registry/eviction.
  */
 export async function handleEviction(deps: HandlerDeps, scope: RequestScope): Promise<void> {
   const { store, info } = scope;
@@ -127,20 +128,30 @@ export async function handleEviction(deps: HandlerDeps, scope: RequestScope): Pr
   const raw = await readJsonObject(deps, scope);
   validateWriteOptions(scope.query, "CreateOptions");
   const eviction = decodeEviction(raw, info.namespace, info.name);
-  const options = deleteOptionsOf(
-    new URLSearchParams(),
-    eviction.deleteOptions as Record<string, unknown> | undefined,
+  const options = mergeDryRun(
+    eviction.deleteOptions === undefined
+      ? undefined
+      : deleteOptionsOf(
+          new URLSearchParams(),
+          eviction.deleteOptions as Record<string, unknown> | undefined,
+        ),
+    scope.query.getAll("dryRun"),
   );
-  const dryRun = (options.dryRun?.length ?? 0) > 0 || scope.query.getAll("dryRun").length > 0;
-  await store.get(info.namespace, info.name);
-  await store.delete(info.namespace, info.name, options, writeContextOf(scope, "eviction", dryRun));
-  writeJson(scope.res, 201, {
-    kind: "Status",
-    apiVersion: "v1",
-    metadata: {},
-    status: "Success",
-    code: 201,
+  const evictionDeps = newEvictionDeps({
+    registry: deps.registry,
+    storage: deps.storage,
+    root: deps.registryRoot,
+    clock: deps.clock,
+    pods: store,
   });
+  const context = writeContextOf(scope, "eviction", (options.dryRun?.length ?? 0) > 0);
+  const status = await evictPod(evictionDeps, {
+    namespace: info.namespace,
+    name: info.name,
+    options,
+    context,
+  });
+  writeJson(scope.res, status.code, status);
 }
 
 /** PUT namespaces/NAME/finalize: replaces `spec.finalizers` only. */

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
+  controllerRevisionPrinter,
   daemonSetPrinter,
   deploymentPrinter,
   replicaSetPrinter,
@@ -78,6 +79,27 @@ const cases: {
       },
     },
     want: ["web", 4, 4, 3, 4, 3, "kubernetes.io/os=linux", "90s", "app", "nginx:1", "app=agent"],
+  },
+  {
+    name: "controllerrevision owned by a statefulset",
+    printer: controllerRevisionPrinter,
+    object: {
+      metadata: {
+        ...metadata,
+        ownerReferences: [
+          { apiVersion: "apps/v1", kind: "StatefulSet", name: "web", uid: "u", controller: true },
+        ],
+      },
+      data: {},
+      revision: 2,
+    },
+    want: ["web", "statefulset.apps/web", 2, "90s"],
+  },
+  {
+    name: "controllerrevision without a controller",
+    printer: controllerRevisionPrinter,
+    object: { metadata, data: {}, revision: 1 },
+    want: ["web", "<none>", 1, "90s"],
   },
 ];
 

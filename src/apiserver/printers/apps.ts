@@ -193,3 +193,38 @@ export const daemonSetPrinter: TablePrinter = {
     };
   },
 };
+
+/** `formatResourceName` of the controlling owner: `statefulset.apps/web`, or `<none>`. */
+function controllerName(object: Obj): string {
+  const refs = at(object, "metadata", "ownerReferences");
+  if (!Array.isArray(refs)) return "<none>";
+  const ref = refs.find((r: unknown) => at(r, "controller") === true) as Obj | undefined;
+  if (ref === undefined) return "<none>";
+  const apiVersion = typeof ref["apiVersion"] === "string" ? ref["apiVersion"] : "";
+  const group = apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
+  const kind = typeof ref["kind"] === "string" ? ref["kind"] : "";
+  const groupKind = group === "" ? kind : `${kind}.${group}`;
+  return `${groupKind.toLowerCase()}/${typeof ref["name"] === "string" ? ref["name"] : ""}`;
+}
+
+/** Printer for controllerrevisions: NAME CONTROLLER REVISION AGE. */
+export const controllerRevisionPrinter: TablePrinter = {
+  columns: [
+    nameColumn,
+    column("Controller", "string", "Controller of the object"),
+    column(
+      "Revision",
+      "string",
+      "Revision indicates the revision of the state represented by Data.",
+    ),
+    ageColumn,
+  ],
+  printRow: (revision, now) => ({
+    cells: [
+      nameOf(revision),
+      controllerName(revision),
+      num(revision, "revision"),
+      age(revision, now),
+    ],
+  }),
+};

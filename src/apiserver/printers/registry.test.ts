@@ -17,6 +17,7 @@ const expectedKeys = [
   "apps/deployments",
   "apps/replicasets",
   "apps/statefulsets",
+  "apps/controllerrevisions",
   "apps/daemonsets",
   "batch/jobs",
   "policy/poddisruptionbudgets",

@@ -1,4 +1,5 @@
 import {
+  controllerRevisionPrinter,
   daemonSetPrinter,
   deploymentPrinter,
   replicaSetPrinter,
@@ -50,6 +51,7 @@ export function builtInPrinters(): ReadonlyMap<string, TablePrinter> {
     ["apps/replicasets", replicaSetPrinter],
     ["apps/statefulsets", statefulSetPrinter],
     ["apps/daemonsets", daemonSetPrinter],
+    ["apps/controllerrevisions", controllerRevisionPrinter],
     ["batch/jobs", jobPrinter],
     ["policy/poddisruptionbudgets", podDisruptionBudgetPrinter],
     ["coordination.k8s.io/leases", leasePrinter],

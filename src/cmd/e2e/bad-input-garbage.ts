@@ -96,6 +96,21 @@ export const fixtureBodies: Readonly<Record<string, Record<string, unknown>>> = 
       },
     },
   },
+  "kueue.x-k8s.io/v1beta1/resourceflavors": { spec: {} },
+  "kueue.x-k8s.io/v1beta1/clusterqueues": { spec: { namespaceSelector: {} } },
+  "kueue.x-k8s.io/v1beta1/localqueues": { spec: { clusterQueue: "cq" } },
+  "kueue.x-k8s.io/v1beta1/workloads": {
+    spec: {
+      podSets: [
+        {
+          name: "main",
+          count: 1,
+          template: { spec: { containers: [{ name: "c", image: "nginx" }] } },
+        },
+      ],
+    },
+  },
+  "kueue.x-k8s.io/v1beta1/workloadpriorityclasses": { value: 100 },
   "v1/events": {
     involvedObject: { kind: "Pod", name: "web", namespace: fuzzNamespace },
     reason: "Started",
@@ -120,6 +135,7 @@ export const fixtureBodies: Readonly<Record<string, Record<string, unknown>>> = 
   "v1/services": {
     spec: { selector: { app: "fuzz" }, ports: [{ port: 80, targetPort: 8080 }] },
   },
+  "apps/v1/controllerrevisions": { data: { spec: { template: podTemplate } }, revision: 1 },
   "apps/v1/daemonsets": { spec: { selector, template: podTemplate } },
   "apps/v1/deployments": { spec: { replicas: 1, selector, template: podTemplate } },
   "apps/v1/replicasets": { spec: { replicas: 1, selector, template: podTemplate } },

@@ -6,6 +6,7 @@
  */
 import {
   ApiError,
+  type ControllerRevision,
   type DaemonSet,
   isPodReady,
   type LabelSelector,
@@ -18,6 +19,7 @@ import {
 } from "../../api/index.ts";
 import {
   type Client,
+  controllerRevisionsResource,
   daemonSetsResource,
   type InformerFactory,
   keyOf,
@@ -63,6 +65,7 @@ export function newDaemonSetController(
   const daemonSets = deps.informers.forResource<DaemonSet>(daemonSetsResource);
   const pods = deps.informers.forResource<Pod>(podsResource);
   const nodes = deps.informers.forResource<Node>(nodesResource);
+  const revisions = deps.informers.forResource<ControllerRevision>(controllerRevisionsResource);
   const context: DaemonSetContext = {
     client: deps.client,
     clock: deps.clock,
@@ -70,6 +73,7 @@ export function newDaemonSetController(
     daemonSets,
     pods,
     nodes,
+    revisions,
     creations: new Expectations(deps.clock),
     deletions: new Expectations(deps.clock),
     backoff: new FailedPodBackoff(options.failedPodBackoff),
@@ -83,7 +87,7 @@ export function newDaemonSetController(
   };
 
   /** `getDaemonSetsForPod`: the sets whose (non-empty, valid) selector matches an orphan. */
-  const selecting = (pod: DeepReadonly<Pod>): string[] =>
+  const selecting = (pod: DeepReadonly<Pod | ControllerRevision>): string[] =>
     daemonSets.lister.list(pod.metadata.namespace ?? "").flatMap((ds) => {
       try {
         const selector = selectorFromLabelSelector(ds.spec.selector as LabelSelector | undefined);
@@ -101,6 +105,17 @@ export function newDaemonSetController(
     if (ds === undefined) return [];
     context.deletions.deletionObserved(keyOf(ds), keyOf(pod));
     return [keyOf(ds)];
+  };
+
+  /** `addHistory`, `updateHistory`, `deleteHistory`: the owner, or the sets selecting an orphan. */
+  const mapRevision = (event: InformerEvent<ControllerRevision>): readonly string[] => {
+    const revision = event.object;
+    const ref = controllerRefOf(revision);
+    if (ref !== undefined) {
+      const ds = ownerOf(revision.metadata.namespace ?? "", ref);
+      return ds === undefined ? [] : [keyOf(ds)];
+    }
+    return event.type === "delete" ? [] : selecting(revision);
   };
 
   const mapPod = (event: InformerEvent<Pod>): readonly string[] => {
@@ -184,7 +199,7 @@ export function newDaemonSetController(
       }
       return [key];
     },
-    secondary: [watch(pods, mapPod), watch(nodes, mapNode)],
+    secondary: [watch(pods, mapPod), watch(nodes, mapNode), watch(revisions, mapRevision)],
     reconcile: (key) => reconcileDaemonSet(context, key),
     onTerminal: (key, error) => {
       const ds = daemonSets.indexer.get(key);

@@ -12,5 +12,5 @@ export {
   targetNodeName,
 } from "./placement.ts";
 export { type NodeActions, planManage, planRollingUpdate } from "./plan.ts";
-export { revisionHashLabel, templateHash } from "./revision.ts";
+export { revisionHashLabel } from "./revision.ts";
 export { computeDaemonSetStatus } from "./status.ts";

@@ -1,6 +1,7 @@
 /** One reconcile of a DaemonSet (upstream's `syncDaemonSet`, `manage`, `syncNodes`). */
 import {
   ApiError,
+  type ControllerRevision,
   type DaemonSet,
   type LabelSelector,
   type LabelSelectorExpr,
@@ -11,6 +12,7 @@ import {
 } from "../../api/index.ts";
 import {
   type Client,
+  controllerRevisionsResource,
   daemonSetsResource,
   isNotFound,
   keyOf,
@@ -37,9 +39,10 @@ import {
   updateStatusIfChanged,
 } from "../framework/index.ts";
 import type { FailedPodBackoff } from "./backoff.ts";
+import { cleanupHistory, constructHistory, hashOf } from "./history.ts";
 import { pinToNode, targetNodeName } from "./placement.ts";
 import { type NodeActions, planManage, planRollingUpdate } from "./plan.ts";
-import { daemonPodTemplate, templateGeneration, templateHash } from "./revision.ts";
+import { daemonPodTemplate, templateGeneration } from "./revision.ts";
 import { computeDaemonSetStatus } from "./status.ts";
 
 export const daemonSetIdentity: OwnerIdentity = { apiVersion: "apps/v1", kind: "DaemonSet" };
@@ -51,6 +54,7 @@ export interface DaemonSetContext {
   readonly daemonSets: SharedInformer<DaemonSet>;
   readonly pods: SharedInformer<Pod>;
   readonly nodes: SharedInformer<Node>;
+  readonly revisions: SharedInformer<ControllerRevision>;
   /** Expected pod creations per DaemonSet key. */
   readonly creations: Expectations;
   /** Expected pod deletions per DaemonSet key. */
@@ -127,7 +131,6 @@ export async function reconcileDaemonSet(
     throw terminal(error);
   }
   const client = context.client;
-  const hash = templateHash(ds.spec.template, ds.status?.collisionCount);
   const generation = templateGeneration(ds);
   const nodes = context.nodes.lister.list();
   const satisfied = context.creations.satisfied(key) && context.deletions.satisfied(key);
@@ -139,6 +142,21 @@ export async function reconcileDaemonSet(
     matches: (pod) => matchesLabels(selector, pod.metadata.labels ?? {}),
     canAdopt: () => recheckNotDeleting(client, daemonSetsResource, ds),
   });
+  const history = await constructHistory(
+    client,
+    ds,
+    daemonSetIdentity,
+    await claimObjects<ControllerRevision>(client, {
+      controller: ds,
+      identity: daemonSetIdentity,
+      resource: controllerRevisionsResource,
+      candidates: context.revisions.lister.list(namespace),
+      matches: (revision) => matchesLabels(selector, revision.metadata.labels ?? {}),
+      canAdopt: () => recheckNotDeleting(client, daemonSetsResource, ds),
+    }),
+    owned,
+  );
+  const hash = hashOf(history);
   const podsByNode = groupByNode(owned);
   const now = context.clock.now();
   let result: ReconcileResult = done;
@@ -169,6 +187,7 @@ export async function reconcileDaemonSet(
           hash,
         );
       }
+      await cleanupHistory(client, ds, history, owned);
     } catch (error: unknown) {
       failure = error;
     }

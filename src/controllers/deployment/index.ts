@@ -11,7 +11,7 @@ export {
   resolveFenceposts,
   scaledValue,
 } from "./fenceposts.ts";
-export { computeHash, podTemplateHashLabel } from "./hash.ts";
+export { podTemplateHashLabel } from "./hash.ts";
 export {
   findActiveOrLatest,
   isScalingEvent,

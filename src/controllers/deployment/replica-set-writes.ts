@@ -20,6 +20,7 @@ import {
 } from "../../client/index.ts";
 import type { Clock, DeepReadonly, Logger } from "../../util/index.ts";
 import {
+  computeHash,
   controllerRefOf,
   type EventRecorder,
   findCondition,
@@ -29,7 +30,7 @@ import {
   setCondition,
 } from "../framework/index.ts";
 import { maxSurge, newReplicaSetReplicas } from "./fenceposts.ts";
-import { computeHash, podTemplateHashLabel } from "./hash.ts";
+import { podTemplateHashLabel } from "./hash.ts";
 import type { ScaleStep } from "./plan.ts";
 import {
   equalIgnoreHash,

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ReplicaSet } from "../../api/index.ts";
 import { makeDeployment, makeReplicaSet } from "../../testing/index.ts";
-import { computeHash, safeEncodeString } from "./hash.ts";
 import {
   equalIgnoreHash,
   findNewReplicaSet,
@@ -12,29 +11,6 @@ import {
 } from "./replica-sets.ts";
 
 const web = makeDeployment("web").labels({ app: "web" });
-
-test("safeEncodeString: maps digits onto upstream's alphabet", () => {
-  // '0' is 48, 48 % 27 = 21 → "4"; '9' is 57, 57 % 27 = 3 → "f".
-  assert.equal(safeEncodeString("09"), "4f");
-});
-
-test("computeHash: equal templates hash alike whatever the key order", () => {
-  const a = { metadata: { labels: { a: "1", b: "2" } }, spec: { containers: [] } };
-  const b = { spec: { containers: [] }, metadata: { labels: { b: "2", a: "1" } } };
-  assert.equal(computeHash(a, undefined), computeHash(b, undefined));
-});
-
-test("computeHash: the template and the collision count change the hash", () => {
-  const template = web.obj().spec.template;
-  const other = web.clone().image("nginx:2").obj().spec.template;
-  const hashes = new Set([
-    computeHash(template, undefined),
-    computeHash(other, undefined),
-    computeHash(template, 1),
-  ]);
-  assert.equal(hashes.size, 3);
-  for (const hash of hashes) assert.match(hash, /^[bcdfghjklmnpqrstvwxz2456789]{1,10}$/);
-});
 
 test("equalIgnoreHash: templates differing only in pod-template-hash are equal", () => {
   const a = web.obj().spec.template;

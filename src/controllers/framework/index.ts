@@ -44,6 +44,28 @@ export {
   referenceTo,
 } from "./events.ts";
 export { Expectations, type ExpectationsOptions, expectationsTimeoutMs } from "./expectations.ts";
+export {
+  computeHash,
+  fnv32,
+  fnv32a,
+  goJson,
+  hashControllerRevision,
+  safeEncodeString,
+  shortHash,
+} from "./hashing.ts";
+export {
+  type CreatedRevision,
+  controllerRevisionHashLabel,
+  controllerRevisionName,
+  createControllerRevision,
+  equalRevision,
+  newControllerRevision,
+  nextRevision,
+  sortRevisions,
+  templateOfRevision,
+  templatePatch,
+  updateRevisionNumber,
+} from "./history.ts";
 export { controllerUidIndex, controllerUidIndexFunc, ensureIndex, splitKey } from "./indexes.ts";
 export {
   adoptPatch,

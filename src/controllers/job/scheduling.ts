@@ -14,7 +14,7 @@ import {
   type WorkloadReference,
 } from "../../api/index.ts";
 import type { DeepReadonly } from "../../util/index.ts";
-import { controllerRefOf, newControllerRef } from "../framework/index.ts";
+import { controllerRefOf, newControllerRef, shortHash } from "../framework/index.ts";
 
 const jobIdentity = { apiVersion: "batch/v1", kind: "Job" } as const;
 const workloadApiVersion = "scheduling.k8s.io/v1alpha1";
@@ -79,29 +79,6 @@ export function canCreateSchedulingObjects(job: J, pods: readonly unknown[]): bo
   return pods.length === 0 && (job.status?.succeeded ?? 0) === 0 && (job.status?.failed ?? 0) === 0;
 }
 
-const alphanums = "bcdfghjklmnpqrstvwxz2456789";
-
-/** `rand.SafeEncodeString`: each character mapped onto consonants and digits. */
-function safeEncode(text: string): string {
-  let out = "";
-  for (const ch of text) out += alphanums[(ch.codePointAt(0) ?? 0) % alphanums.length];
-  return out;
-}
-
-/** 32-bit FNV-1a (Go's `fnv.New32a`) of a string's UTF-8 bytes. */
-function fnv32a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (const byte of new TextEncoder().encode(text)) {
-    hash ^= byte;
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash >>> 0;
-}
-
-function hashOf(text: string): string {
-  return safeEncode(String(fnv32a(text)));
-}
-
 /** The first `max` characters of `name`, without trailing `-` or `.` (they cannot precede `-`). */
 function truncate(name: string, max: number): string {
   return name.length <= max ? name : name.slice(0, max).replace(/[-.]+$/, "");
@@ -113,7 +90,7 @@ function truncate(name: string, max: number): string {
  * and a Job recreated under the same name gets a new Workload.
  */
 export function workloadName(job: J): string {
-  const hash = hashOf(`(types.UID)${job.metadata.uid ?? ""}`);
+  const hash = shortHash(`(types.UID)${job.metadata.uid ?? ""}`);
   return `${truncate(job.metadata.name ?? "", maxSubdomain - hash.length - 1)}-${hash}`;
 }
 
@@ -131,7 +108,7 @@ export function podGroupTemplateName(job: J): string {
  * too long, each part keeps up to half the room and a short part lends the rest to the other.
  */
 export function podGroupName(workload: string, template: string): string {
-  const hash = hashOf(`${workload}${template}`);
+  const hash = shortHash(`${workload}${template}`);
   const room = maxSubdomain - hash.length - 2;
   let wl = workload;
   let tpl = template;

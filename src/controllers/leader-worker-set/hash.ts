@@ -6,37 +6,7 @@
 import { createHash } from "node:crypto";
 import type { DefaultedLeaderWorkerSet } from "../../api/index.ts";
 import type { DeepReadonly } from "../../util/index.ts";
-
-const alphanums = "bcdfghjklmnpqrstvwxz2456789";
-
-/** `rand.SafeEncodeString`: each byte mapped onto consonants and digits (no bad words). */
-function safeEncode(text: string): string {
-  let out = "";
-  for (const ch of text) out += alphanums[(ch.codePointAt(0) ?? 0) % alphanums.length];
-  return out;
-}
-
-/** JSON with object keys sorted, as Go's encoding/json writes maps. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
-
-/** 32-bit FNV-1 (Go's `fnv.New32`). */
-function fnv32(bytes: Uint8Array): number {
-  let hash = 0x811c9dc5;
-  for (const byte of bytes) {
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-    hash ^= byte;
-  }
-  return hash >>> 0;
-}
+import { goJson, hashControllerRevision } from "../framework/index.ts";
 
 /**
  * The `template-revision-hash` of a LeaderWorkerSet's current template (upstream's
@@ -52,7 +22,7 @@ export function templateRevisionKey(lws: DeepReadonly<DefaultedLeaderWorkerSet>)
       networkConfig: { ...lws.spec.networkConfig, $patch: "replace" },
     },
   };
-  return safeEncode(String(fnv32(new TextEncoder().encode(canonicalJson(patch)))));
+  return hashControllerRevision(goJson(patch), undefined);
 }
 
 /** `utils.Sha1Hash`: the 40-character hex SHA-1 of `text`. */

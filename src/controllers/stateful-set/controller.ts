@@ -6,6 +6,7 @@
  */
 import {
   ApiError,
+  type ControllerRevision,
   isPodReady,
   type LabelSelector,
   matchesLabels,
@@ -17,6 +18,7 @@ import {
 } from "../../api/index.ts";
 import {
   type Client,
+  controllerRevisionsResource,
   type InformerFactory,
   keyOf,
   podsResource,
@@ -32,7 +34,6 @@ import {
   referenceTo,
   watch,
 } from "../framework/index.ts";
-import { RevisionTemplates } from "./revision.ts";
 import { reconcileStatefulSet, type StatefulSetContext, statefulSetIdentity } from "./sync.ts";
 
 export interface StatefulSetControllerDeps {
@@ -62,7 +63,7 @@ export function newStatefulSetController(
     events: deps.events,
     sets,
     pods,
-    revisions: new RevisionTemplates(),
+    revisions: deps.informers.forResource<ControllerRevision>(controllerRevisionsResource),
     maxBatch: options.maxBatch ?? 500,
   };
 
@@ -125,14 +126,19 @@ export function newStatefulSetController(
     }
   };
 
+  const mapRevision = (event: InformerEvent<ControllerRevision>): readonly string[] => {
+    if (event.type !== "delete") return [];
+    const ref = controllerRefOf(event.object);
+    const set = ref === undefined ? undefined : ownerOf(event.object.metadata.namespace ?? "", ref);
+    return set === undefined ? [] : [keyOf(set)];
+  };
+
   const controller: Controller = defineController<StatefulSet>({
     name: "statefulset",
     primary: sets,
-    primaryToKeys: (event) => {
-      if (event.type === "delete") context.revisions.forget(event.object.metadata.uid ?? "");
-      return [keyOf(event.object)];
-    },
-    secondary: [watch(pods, mapPod)],
+    primaryToKeys: (event) => [keyOf(event.object)],
+    // Revisions are read from the cache; a deleted one is recreated if the set still uses it.
+    secondary: [watch(pods, mapPod), watch(context.revisions, mapRevision)],
     reconcile: (key) => reconcileStatefulSet(context, key),
     onTerminal: (key, error) => {
       const set = sets.indexer.get(key);

@@ -18,5 +18,5 @@ export {
   type StatefulSetPlanInput,
   type StatefulSetStep,
 } from "./plan.ts";
-export { revisionHash, revisionName } from "./revision.ts";
+export { newStatefulSetRevision, statefulSetRevisions } from "./revision.ts";
 export { computeStatefulSetStatus, countReplicas, type ReplicaCounts } from "./status.ts";

@@ -1,100 +1,128 @@
 /**
- * StatefulSet revisions without ControllerRevision objects: the revision name
- * `<set>-<hash of the template>` upstream's history package gives, and an in-memory record of the
- * templates each set had, so pods below the partition can be recreated at the current revision.
+ * A StatefulSet's revisions as ControllerRevisions (upstream's `getStatefulSetRevisions`,
+ * `newRevision` and `truncateHistory`): the update revision is the live template; the current
+ * one is `status.currentRevision`, read back from its ControllerRevision so that pods below the
+ * partition are recreated at their own template, even after a controller restart.
  */
-import type { PodTemplateSpec } from "../../api/index.ts";
+import type { ControllerRevision, Pod, StatefulSet } from "../../api/index.ts";
+import { type Client, controllerRevisionsResource, isNotFound } from "../../client/index.ts";
 import type { DeepReadonly } from "../../util/index.ts";
+import {
+  createControllerRevision,
+  equalRevision,
+  newControllerRevision,
+  nextRevision,
+  sortRevisions,
+  templateOfRevision,
+  templatePatch,
+  updateRevisionNumber,
+} from "../framework/index.ts";
+import { podRevision } from "./identity.ts";
+import type { Revision } from "./plan.ts";
 
-const alphanums = "bcdfghjklmnpqrstvwxz2456789";
+type Set = DeepReadonly<StatefulSet>;
+type StoredRevision = DeepReadonly<ControllerRevision>;
 
-/** `rand.SafeEncodeString`. */
-function safeEncode(text: string): string {
-  let out = "";
-  for (const ch of text) out += alphanums[(ch.codePointAt(0) ?? 0) % alphanums.length];
-  return out;
+export const statefulSetOwner = { apiVersion: "apps/v1", kind: "StatefulSet" } as const;
+
+/** `newRevision`: the set's template as a revision, carrying the set's annotations. */
+export function newStatefulSetRevision(
+  set: Set,
+  revision: number,
+  collisionCount: number,
+): ControllerRevision {
+  const cr = newControllerRevision(
+    set,
+    statefulSetOwner,
+    set.spec.template.metadata?.labels,
+    templatePatch(set.spec.template),
+    revision,
+    collisionCount,
+  );
+  const annotations = set.metadata.annotations;
+  if (annotations !== undefined) cr.metadata.annotations = { ...annotations };
+  return cr;
 }
 
-/** JSON with sorted object keys: equal templates always hash alike. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
+/** The revisions a sync works with, and the collision count to store in the status. */
+export interface SetRevisions {
+  readonly current: Revision;
+  readonly update: Revision;
+  readonly collisionCount: number;
+  /** The stored revisions after this step, sorted (for `truncateHistory`). */
+  readonly all: readonly StoredRevision[];
 }
 
-/** 32-bit FNV-1 (upstream's `HashControllerRevision` uses `fnv.New32`). */
-function fnv32(bytes: Uint8Array): number {
-  let hash = 0x811c9dc5;
-  for (const byte of bytes) {
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-    hash ^= byte;
-  }
-  return hash >>> 0;
-}
-
-/**
- * `HashControllerRevision` of the revision a StatefulSet's template makes: FNV-1 over the patch
- * `{"spec":{"template":{…,"$patch":"replace"}}}` (canonical JSON here, Go's encoding upstream,
- * so the values differ from a real cluster's), then the collision count as 4 little-endian
- * bytes when set, printed in decimal and safe-encoded.
- */
-export function revisionHash(
-  template: DeepReadonly<PodTemplateSpec>,
-  collisionCount: number | undefined,
-): string {
-  const patch = { spec: { template: { ...template, $patch: "replace" } } };
-  const body = new TextEncoder().encode(canonicalJson(patch));
-  let bytes = body;
-  if (collisionCount !== undefined) {
-    bytes = new Uint8Array(body.length + 4);
-    bytes.set(body);
-    new DataView(bytes.buffer).setUint32(body.length, collisionCount >>> 0, true);
-  }
-  return safeEncode(String(fnv32(bytes)));
-}
-
-/** `ControllerRevisionName`: `<set>-<hash>`, the prefix cut to 223 characters. */
-export function revisionName(setName: string, hash: string): string {
-  return `${setName.slice(0, 223)}-${hash}`;
+function asRevision(stored: StoredRevision, fallback: Set): Revision {
+  return {
+    name: stored.metadata.name ?? "",
+    template: templateOfRevision(stored) ?? fallback.spec.template,
+  };
 }
 
 /**
- * The templates of each StatefulSet's revisions seen since the controller started, by set uid
- * and revision name (what ControllerRevisions store upstream). Not shared across processes;
- * after a restart the current revision's template is unknown until seen again.
+ * `getStatefulSetRevisions`: finds or creates the revision of the live template (an equal
+ * revision that is not the newest is rolled forward by renumbering it, as a rollback does),
+ * and the current revision named by the status (the update revision for a new set).
  */
-export class RevisionTemplates {
-  readonly #bySet = new Map<string, Map<string, DeepReadonly<PodTemplateSpec>>>();
+export async function statefulSetRevisions(
+  client: Client,
+  set: Set,
+  owned: readonly StoredRevision[],
+): Promise<SetRevisions> {
+  const revisions = sortRevisions(owned);
+  let collisionCount = set.status?.collisionCount ?? 0;
+  const wanted = newStatefulSetRevision(set, nextRevision(revisions), collisionCount);
+  const equal = revisions.filter((r) => equalRevision(r, wanted));
+  const newest = revisions.at(-1);
+  const lastEqual = equal.at(-1);
+  let update: StoredRevision;
+  if (lastEqual !== undefined && newest !== undefined && equalRevision(newest, lastEqual)) {
+    update = newest;
+  } else if (lastEqual !== undefined) {
+    update = await updateRevisionNumber(client, lastEqual, wanted.revision);
+  } else {
+    const created = await createControllerRevision(client, set, wanted, collisionCount);
+    update = created.revision;
+    collisionCount = created.collisionCount;
+  }
+  const all = sortRevisions([
+    ...revisions.filter((r) => r.metadata.name !== update.metadata.name),
+    update,
+  ]);
+  const currentName = set.status?.currentRevision ?? "";
+  const current = revisions.find((r) => r.metadata.name === currentName) ?? update;
+  return {
+    current: asRevision(current, set),
+    update: asRevision(update, set),
+    collisionCount,
+    all,
+  };
+}
 
-  /** Records `template` as revision `name` of the set with `uid`. */
-  remember(uid: string, name: string, template: DeepReadonly<PodTemplateSpec>): void {
-    let revisions = this.#bySet.get(uid);
-    if (revisions === undefined) {
-      revisions = new Map();
-      this.#bySet.set(uid, revisions);
+/**
+ * `truncateHistory`: deletes the oldest revisions that no pod, nor the current or update
+ * revision, uses, keeping `revisionHistoryLimit` of them.
+ */
+export async function truncateHistory(
+  client: Client,
+  set: Set,
+  pods: readonly DeepReadonly<Pod>[],
+  revisions: SetRevisions,
+): Promise<void> {
+  const live = new Set([revisions.current.name, revisions.update.name]);
+  for (const pod of pods) live.add(podRevision(pod));
+  const history = revisions.all.filter((r) => !live.has(r.metadata.name ?? ""));
+  const limit = set.spec.revisionHistoryLimit ?? 10;
+  for (const old of history.slice(0, Math.max(0, history.length - limit))) {
+    try {
+      await client.delete(
+        controllerRevisionsResource,
+        old.metadata.namespace ?? "",
+        old.metadata.name ?? "",
+      );
+    } catch (error: unknown) {
+      if (!isNotFound(error)) throw error;
     }
-    revisions.set(name, template);
-  }
-
-  /** The template of revision `name`, if it was seen. */
-  get(uid: string, name: string): DeepReadonly<PodTemplateSpec> | undefined {
-    return this.#bySet.get(uid)?.get(name);
-  }
-
-  /** Keeps only the revisions named in `live` (current, update, those of existing pods). */
-  retain(uid: string, live: ReadonlySet<string>): void {
-    const revisions = this.#bySet.get(uid);
-    if (revisions === undefined) return;
-    for (const name of [...revisions.keys()]) if (!live.has(name)) revisions.delete(name);
-  }
-
-  /** Forgets a deleted set. */
-  forget(uid: string): void {
-    this.#bySet.delete(uid);
   }
 }

@@ -99,6 +99,7 @@ for (const c of cases) {
       counts: c.counts,
       currentRevision: c.current,
       updateRevision: "web-new",
+      collisionCount: 0,
     });
     assert.deepEqual(got, c.want);
   });

@@ -54,12 +54,13 @@ export interface StatusFacts {
   readonly counts: ReplicaCounts;
   readonly currentRevision: string;
   readonly updateRevision: string;
+  /** The collision count the update revision needed. */
+  readonly collisionCount: number;
 }
 
 /**
  * The status to store: the counters (zero counts left out as upstream's omitempty, except
- * `replicas` and `availableReplicas`), observedGeneration, the revisions, collisionCount (always
- * 0 here), conditions kept. A RollingUpdate whose pods are all updated and ready completes:
+ * `replicas` and `availableReplicas`), observedGeneration, the revisions, collisionCount, conditions kept. A RollingUpdate whose pods are all updated and ready completes:
  * currentRevision becomes the update revision (`completeRollingUpdate`).
  */
 export function computeStatefulSetStatus(facts: StatusFacts): StatefulSetStatus {
@@ -83,7 +84,7 @@ export function computeStatefulSetStatus(facts: StatusFacts): StatefulSetStatus 
   if (counts.updatedReplicas > 0) status.updatedReplicas = counts.updatedReplicas;
   status.currentRevision = currentRevision;
   status.updateRevision = facts.updateRevision;
-  status.collisionCount = set.status?.collisionCount ?? 0;
+  status.collisionCount = facts.collisionCount;
   status.availableReplicas = counts.availableReplicas;
   const conditions = set.status?.conditions;
   if (conditions !== undefined && conditions.length > 0) {

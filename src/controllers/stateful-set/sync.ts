@@ -1,6 +1,7 @@
 /** One reconcile of a StatefulSet (upstream's `sync` and `UpdateStatefulSet`). */
 import {
   ApiError,
+  type ControllerRevision,
   type LabelSelector,
   type LabelSelectorExpr,
   matchesLabels,
@@ -10,6 +11,7 @@ import {
 } from "../../api/index.ts";
 import {
   type Client,
+  controllerRevisionsResource,
   isConflict,
   isNotFound,
   podsResource,
@@ -32,15 +34,9 @@ import {
   terminal,
   updateStatusIfChanged,
 } from "../framework/index.ts";
-import {
-  identityMatches,
-  isMemberOf,
-  podRevision,
-  storageMatches,
-  updateIdentity,
-} from "./identity.ts";
-import { planStatefulSet, type Revision, type StatefulSetStep } from "./plan.ts";
-import { type RevisionTemplates, revisionHash, revisionName } from "./revision.ts";
+import { identityMatches, isMemberOf, storageMatches, updateIdentity } from "./identity.ts";
+import { planStatefulSet, type StatefulSetStep } from "./plan.ts";
+import { statefulSetRevisions, truncateHistory } from "./revision.ts";
 import { computeStatefulSetStatus } from "./status.ts";
 
 export const statefulSetIdentity: OwnerIdentity = { apiVersion: "apps/v1", kind: "StatefulSet" };
@@ -52,7 +48,7 @@ export interface StatefulSetContext {
   readonly events: EventRecorder;
   readonly sets: SharedInformer<StatefulSet>;
   readonly pods: SharedInformer<Pod>;
-  readonly revisions: RevisionTemplates;
+  readonly revisions: SharedInformer<ControllerRevision>;
   /** Most writes of one Parallel phase in flight at once (upstream's MaxBatchSize). */
   readonly maxBatch: number;
 }
@@ -68,28 +64,6 @@ function isNamespaceTerminating(error: unknown): boolean {
     error instanceof ApiError &&
     (error.details?.causes ?? []).some((c) => c.reason === "NamespaceTerminating")
   );
-}
-
-/**
- * The current and update revisions: the update revision is the live template; the current one
- * is `status.currentRevision` when its template is known (else the update revision's template
- * stands in for it), or the update revision for a set without status.
- */
-function revisionsOf(
-  context: StatefulSetContext,
-  set: StatefulSetObject,
-): { current: Revision; update: Revision } {
-  const uid = set.metadata.uid ?? "";
-  const hash = revisionHash(set.spec.template, set.status?.collisionCount ?? 0);
-  const update: Revision = {
-    name: revisionName(set.metadata.name ?? "", hash),
-    template: set.spec.template,
-  };
-  context.revisions.remember(uid, update.name, update.template);
-  const currentName = set.status?.currentRevision ?? "";
-  if (currentName === "" || currentName === update.name) return { current: update, update };
-  const template = context.revisions.get(uid, currentName) ?? update.template;
-  return { current: { name: currentName, template }, update };
 }
 
 /** Converges the StatefulSet stored under `key`. */
@@ -115,7 +89,19 @@ export async function reconcileStatefulSet(
     matches: (pod) => matchesLabels(selector, pod.metadata.labels ?? {}) && isMemberOf(set, pod),
     canAdopt: () => recheckNotDeleting(client, statefulSetsResource, set),
   });
-  const { current, update } = revisionsOf(context, set);
+  const revisions = await statefulSetRevisions(
+    client,
+    set,
+    await claimObjects<ControllerRevision>(client, {
+      controller: set,
+      identity: statefulSetIdentity,
+      resource: controllerRevisionsResource,
+      candidates: context.revisions.lister.list(namespace),
+      matches: (revision) => matchesLabels(selector, revision.metadata.labels ?? {}),
+      canAdopt: () => recheckNotDeleting(client, statefulSetsResource, set),
+    }),
+  );
+  const { current, update } = revisions;
   const now = context.clock.now();
   const plan = planStatefulSet({
     set,
@@ -149,12 +135,11 @@ export async function reconcileStatefulSet(
     counts,
     currentRevision: current.name,
     updateRevision: update.name,
+    collisionCount: revisions.collisionCount,
   });
   await updateStatusIfChanged(client, statefulSetsResource, set, status);
-  const live = new Set([current.name, update.name, status.currentRevision ?? ""]);
-  for (const pod of pods) live.add(podRevision(pod));
-  context.revisions.retain(set.metadata.uid ?? "", live);
   if (failure !== undefined) throw failure;
+  await truncateHistory(client, set, pods, revisions);
 
   const minReady = set.spec.minReadySeconds ?? 0;
   if (minReady > 0 && counts.readyReplicas !== counts.availableReplicas) {

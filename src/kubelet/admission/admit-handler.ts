@@ -6,6 +6,7 @@
 import type { Node, Pod } from "../../api/index.ts";
 import type { DeepReadonly, JsonObject } from "../../util/index.ts";
 import type { KubeletSettings } from "../config/cluster-config.ts";
+import type { MetricFamily } from "../internal/prometheus-text.ts";
 import type { MachineTopology } from "../machine/machine-info.ts";
 
 /** What a handler sees of one admission. */
@@ -42,6 +43,15 @@ export interface PodAdmitHandler {
    * refused it. Idempotent; unknown pods are ignored.
    */
   release?(pod: DeepReadonly<Pod>): void;
+  /**
+   * A handler that assigns CPUs (upstream's `CPUsProvider`, read by the podresources API): the
+   * container's exclusive CPUs, ascending; empty when it runs in the shared pool.
+   */
+  exclusiveCpus?(podUid: string, containerName: string): readonly number[];
+  /** The CPUs the handler may assign (upstream's `GetAllocatableCPUs`), ascending. */
+  allocatableCpus?(): readonly number[];
+  /** The handler's kubelet metrics, served at `/metrics`. */
+  metricFamilies?(): readonly MetricFamily[];
 }
 
 /** What a per-node handler factory knows about the node it serves. */

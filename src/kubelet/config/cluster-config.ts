@@ -100,6 +100,8 @@ export interface ClusterConfig {
    * decide what a failed emulated node leads to). @default defaultControllerManagerSettings
    */
   readonly controllerManager?: ControllerManagerSettings;
+  /** The raw `queueing:` section, checked by the queueing component's own parser. */
+  readonly queueing?: unknown;
 }
 
 /** The node count of `gantry up` without options. */

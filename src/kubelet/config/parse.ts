@@ -137,7 +137,14 @@ function diskReader(source: string): (path: string) => string {
   return (path) => readFileSync(isAbsolute(path) ? path : resolve(base, path), "utf8");
 }
 
-const topFields = ["apiVersion", "kind", "networking", "nodePools", "controllerManager"] as const;
+const topFields = [
+  "apiVersion",
+  "kind",
+  "networking",
+  "nodePools",
+  "controllerManager",
+  "queueing",
+] as const;
 const networkingFields = ["podSubnet", "nodeCIDRMaskSize"] as const;
 const poolFields = [
   "name",
@@ -467,5 +474,6 @@ export function parseClusterConfig(
     networking,
     nodePools: pools,
     controllerManager,
+    ...(root["queueing"] === undefined ? {} : { queueing: root["queueing"] }),
   };
 }

@@ -45,7 +45,7 @@ export function allocatePod(
   options: AllocatePodOptions = {},
 ): AllocatePodResult {
   const uid = pod.metadata.uid ?? "";
-  const before = new Set(state.assignments().get(uid)?.keys() ?? []);
+  const before = new Set(state.containers(uid).keys());
   let changed = false;
   for (const container of containersOf(pod)) {
     const result = policy.allocate(
@@ -60,7 +60,7 @@ export function allocatePod(
       continue;
     }
     if (options.keepOnFailure !== true) {
-      for (const name of state.assignments().get(uid)?.keys() ?? []) {
+      for (const name of state.containers(uid).keys()) {
         if (!before.has(name)) policy.removeContainer(state, uid, name);
       }
     }

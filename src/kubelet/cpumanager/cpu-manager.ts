@@ -19,8 +19,10 @@ import type {
   PodAdmitResult,
 } from "../admission/admit-handler.ts";
 import type { KubeletSettings } from "../config/cluster-config.ts";
+import type { MetricFamily } from "../internal/prometheus-text.ts";
 import { allocatePod } from "./allocate-pod.ts";
 import { CpuSet } from "./cpuset.ts";
+import { CpuManagerMetrics } from "./metrics.ts";
 import { StaticPolicy, StaticPolicyError } from "./policy-static.ts";
 import { CheckpointError, decodeCheckpoint, encodeCheckpoint } from "./state/checkpoint.ts";
 import { CpuManagerState } from "./state/state.ts";
@@ -78,7 +80,11 @@ export function reservedCpuCount(kubelet: KubeletSettings): { count: number; cpu
 }
 
 /** The static policy a node's kubelet settings describe. Throws `CpuManagerError`. */
-export function staticPolicyFor(kubelet: KubeletSettings, topology: CpuTopology): StaticPolicy {
+export function staticPolicyFor(
+  kubelet: KubeletSettings,
+  topology: CpuTopology,
+  metrics?: CpuManagerMetrics,
+): StaticPolicy {
   const reserved = reservedCpuCount(kubelet);
   try {
     return StaticPolicy.create({
@@ -91,6 +97,7 @@ export function staticPolicyFor(kubelet: KubeletSettings, topology: CpuTopology)
       numReservedCpus: reserved.count,
       reservedCpus: reserved.cpus,
       topologyManagerPolicy: kubelet.topologyManagerPolicy,
+      ...(metrics === undefined ? {} : { metrics }),
     });
   } catch (error: unknown) {
     if (error instanceof StaticPolicyError) throw new CpuManagerError(error.message);
@@ -111,6 +118,8 @@ export class CpuManager implements PodAdmitHandler {
   readonly policyName: "none" | "static";
   readonly policy: StaticPolicy | undefined;
   readonly state: CpuManagerState;
+  /** The node's CPU manager metrics (all zero with the `none` policy). */
+  readonly metrics: CpuManagerMetrics;
   readonly #checkpoint: CheckpointStore | undefined;
 
   private constructor(
@@ -118,11 +127,13 @@ export class CpuManager implements PodAdmitHandler {
     policy: StaticPolicy | undefined,
     state: CpuManagerState,
     checkpoint: CheckpointStore | undefined,
+    metrics: CpuManagerMetrics,
   ) {
     this.policyName = policyName;
     this.policy = policy;
     this.state = state;
     this.#checkpoint = checkpoint;
+    this.metrics = metrics;
   }
 
   /**
@@ -131,8 +142,11 @@ export class CpuManager implements PodAdmitHandler {
    */
   static open(config: CpuManagerConfig): CpuManager {
     const policyName = config.kubelet.cpuManagerPolicy;
+    const metrics = new CpuManagerMetrics();
     const policy =
-      policyName === "static" ? staticPolicyFor(config.kubelet, config.topology) : undefined;
+      policyName === "static"
+        ? staticPolicyFor(config.kubelet, config.topology, metrics)
+        : undefined;
     let state = new CpuManagerState();
     const text = config.checkpoint?.read();
     if (text !== undefined && config.checkpoint !== undefined) {
@@ -149,7 +163,7 @@ export class CpuManager implements PodAdmitHandler {
       if (error instanceof StaticPolicyError) throw new CpuManagerError(error.message);
       throw error;
     }
-    const manager = new CpuManager(policyName, policy, state, config.checkpoint);
+    const manager = new CpuManager(policyName, policy, state, config.checkpoint, metrics);
     manager.#save();
     return manager;
   }
@@ -188,12 +202,29 @@ export class CpuManager implements PodAdmitHandler {
       : { admit: false, reason: result.reason, message: result.message };
   }
 
+  /**
+   * Upstream's `GetExclusiveCPUs` (what the podresources API reports): the container's
+   * exclusive CPUs, ascending; empty for a container in the shared pool.
+   */
+  exclusiveCpus(podUid: string, containerName: string): readonly number[] {
+    return this.state.cpuSet(podUid, containerName)?.toArray() ?? [];
+  }
+
+  /** Upstream's `GetAllocatableCPUs`: every CPU but the reserved ones; none without a policy. */
+  allocatableCpus(): readonly number[] {
+    return this.policy?.allocatableCpus().toArray() ?? [];
+  }
+
+  metricFamilies(): readonly MetricFamily[] {
+    return this.metrics.families();
+  }
+
   release(pod: DeepReadonly<Pod>): void {
     const policy = this.policy;
     if (policy === undefined) return;
     const uid = pod.metadata.uid ?? "";
-    const containers = this.state.assignments().get(uid);
-    if (containers === undefined) return;
+    const containers = this.state.containers(uid);
+    if (containers.size === 0) return;
     for (const name of containers.keys()) policy.removeContainer(this.state, uid, name);
     this.#save();
   }

@@ -51,3 +51,59 @@ test("CpuSet: set operations return new sets", () => {
   assert.equal(a.has(6), false);
   assert.equal(a.size, 6);
 });
+
+const operationCases = [
+  {
+    name: "union merges and drops duplicates",
+    op: "union",
+    a: "0-3,8",
+    b: "2-5,7",
+    want: "0-5,7-8",
+  },
+  { name: "union with the empty set is the set", op: "union", a: "", b: "4,6", want: "4,6" },
+  {
+    name: "intersection keeps the common ids",
+    op: "intersection",
+    a: "0-9",
+    b: "1,3,5,20",
+    want: "1,3,5",
+  },
+  {
+    name: "intersection of disjoint sets is empty",
+    op: "intersection",
+    a: "0-3",
+    b: "4-7",
+    want: "",
+  },
+  {
+    name: "difference removes the other's ids",
+    op: "difference",
+    a: "0-9",
+    b: "2-4,9,12",
+    want: "0-1,5-8",
+  },
+  { name: "difference of a subset is empty", op: "difference", a: "2-3", b: "0-9", want: "" },
+] as const;
+
+for (const c of operationCases) {
+  test(`CpuSet.${c.op}: ${c.name}`, () => {
+    const a = CpuSet.parse(c.a);
+    const b = CpuSet.parse(c.b);
+    const got =
+      c.op === "union" ? a.union(b) : c.op === "intersection" ? a.intersection(b) : a.difference(b);
+    assert.equal(got.toString(), c.want);
+  });
+}
+
+test("CpuSet.union: many sets at once, in any order", () => {
+  const sets = ["9", "1-2", "", "2-4", "0"].map((s) => CpuSet.parse(s));
+  assert.equal(CpuSet.empty.union(...sets).toString(), "0-4,9");
+  assert.equal(CpuSet.from([5, 1, 5, 3]).toString(), "1,3,5");
+  assert.deepEqual(
+    [
+      CpuSet.parse("1-3").isSubsetOf(CpuSet.parse("0-4")),
+      CpuSet.parse("1,7").isSubsetOf(CpuSet.parse("0-4")),
+    ],
+    [true, false],
+  );
+});

@@ -15,7 +15,49 @@ function atoi(text: string): number {
   return value;
 }
 
-/** An immutable, sorted set of CPU ids. Every operation returns a new set. */
+/** Sorts ids ascending and drops duplicates, in place; skips the sort when already sorted. */
+function sortedUnique(ids: number[]): number[] {
+  let sorted = true;
+  for (let i = 1; i < ids.length; i++) {
+    if ((ids[i] as number) <= (ids[i - 1] as number)) {
+      sorted = false;
+      break;
+    }
+  }
+  if (sorted) return ids;
+  ids.sort((a, b) => a - b);
+  let n = 0;
+  for (let i = 0; i < ids.length; i++) {
+    if (i === 0 || ids[i] !== ids[n - 1]) ids[n++] = ids[i] as number;
+  }
+  ids.length = n;
+  return ids;
+}
+
+/** The union of two ascending, duplicate-free lists. */
+function mergeUnion(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const x = i < a.length ? (a[i] as number) : Number.POSITIVE_INFINITY;
+    const y = j < b.length ? (b[j] as number) : Number.POSITIVE_INFINITY;
+    if (x === y) {
+      out.push(x);
+      i++;
+      j++;
+    } else if (x < y) {
+      out.push(x);
+      i++;
+    } else {
+      out.push(y);
+      j++;
+    }
+  }
+  return out;
+}
+
+/** An immutable, sorted set of CPU ids. Every operation returns a new set (or this one). */
 export class CpuSet {
   /** Ascending, without duplicates. */
   readonly #ids: readonly number[];
@@ -32,8 +74,7 @@ export class CpuSet {
   }
 
   static from(ids: Iterable<number>): CpuSet {
-    const sorted = [...new Set(ids)].sort((a, b) => a - b);
-    return new CpuSet(sorted);
+    return new CpuSet(sortedUnique(Array.from(ids)));
   }
 
   /** `from..to` inclusive. */
@@ -97,17 +138,48 @@ export class CpuSet {
   }
 
   union(...others: readonly CpuSet[]): CpuSet {
-    if (others.every((o) => o.isEmpty())) return this;
-    return CpuSet.from([...this.#ids, ...others.flatMap((o) => o.#ids)]);
+    const nonEmpty = others.filter((o) => !o.isEmpty());
+    if (nonEmpty.length === 0) return this;
+    if (nonEmpty.length === 1) {
+      const other = nonEmpty[0] as CpuSet;
+      return this.isEmpty() ? other : new CpuSet(mergeUnion(this.#ids, other.#ids));
+    }
+    const all: number[] = [...this.#ids];
+    for (const o of nonEmpty) for (const id of o.#ids) all.push(id);
+    return new CpuSet(sortedUnique(all));
   }
 
   intersection(other: CpuSet): CpuSet {
-    return new CpuSet(this.#ids.filter((id) => other.has(id)));
+    const a = this.#ids;
+    const b = other.#ids;
+    const out: number[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < a.length && j < b.length) {
+      const x = a[i] as number;
+      const y = b[j] as number;
+      if (x === y) {
+        out.push(x);
+        i++;
+        j++;
+      } else if (x < y) i++;
+      else j++;
+    }
+    return out.length === a.length ? this : new CpuSet(out);
   }
 
   difference(other: CpuSet): CpuSet {
-    if (other.isEmpty()) return this;
-    return new CpuSet(this.#ids.filter((id) => !other.has(id)));
+    if (other.isEmpty() || this.isEmpty()) return this;
+    const a = this.#ids;
+    const b = other.#ids;
+    const out: number[] = [];
+    let j = 0;
+    for (const x of a) {
+      while (j < b.length && (b[j] as number) < x) j++;
+      if (j < b.length && b[j] === x) continue;
+      out.push(x);
+    }
+    return out.length === a.length ? this : new CpuSet(out);
   }
 
   filter(keep: (id: number) => boolean): CpuSet {
@@ -115,7 +187,7 @@ export class CpuSet {
   }
 
   isSubsetOf(other: CpuSet): boolean {
-    return this.#ids.every((id) => other.has(id));
+    return this.difference(other).isEmpty();
   }
 
   equals(other: CpuSet): boolean {

@@ -15,6 +15,7 @@ import {
 } from "../../api/index.ts";
 import type { DeepReadonly } from "../../util/index.ts";
 import { CpuSet } from "./cpuset.ts";
+import { alignedPhysicalCpu, type CpuManagerMetrics } from "./metrics.ts";
 import {
   newStaticPolicyOptions,
   type PolicyOptionGates,
@@ -56,6 +57,8 @@ export interface StaticPolicyConfig {
   readonly reservedCpus?: CpuSet;
   /** The Topology Manager policy, for align-by-socket's check. @default "none" */
   readonly topologyManagerPolicy?: string;
+  /** Where the kubelet's CPU manager metrics are counted. @default none */
+  readonly metrics?: CpuManagerMetrics;
 }
 
 /** A policy the kubelet would refuse to start with; `message` is upstream's. */
@@ -83,17 +86,20 @@ export class StaticPolicy {
   readonly reservedPhysical: CpuSet;
   /** pod UID → CPUs its init containers leave for the containers after them. */
   readonly #cpusToReuse = new Map<string, CpuSet>();
+  readonly #metrics: CpuManagerMetrics | undefined;
 
   private constructor(
     topology: CpuTopology,
     options: StaticPolicyOptions,
     reserved: CpuSet,
     reservedPhysical: CpuSet,
+    metrics: CpuManagerMetrics | undefined,
   ) {
     this.topology = topology;
     this.options = options;
     this.reserved = reserved;
     this.reservedPhysical = reservedPhysical;
+    this.#metrics = metrics;
   }
 
   /** Upstream's `NewStaticPolicy`. Throws `StaticPolicyError` with upstream's message. */
@@ -129,7 +135,13 @@ export class StaticPolicy {
       }
       cores.push(info.core);
     }
-    return new StaticPolicy(topology, options, reserved, topology.cpusInCores(...cores));
+    return new StaticPolicy(
+      topology,
+      options,
+      reserved,
+      topology.cpusInCores(...cores),
+      config.metrics,
+    );
   }
 
   /** Every CPU minus the reserved ones. */
@@ -142,8 +154,16 @@ export class StaticPolicy {
     return state.defaultCpuSet().difference(this.reserved);
   }
 
-  /** Upstream's `validateState`, run on start. Throws `StaticPolicyError`. */
+  /**
+   * Upstream's `Start`: `validateState` (throws `StaticPolicyError`), then the metrics start
+   * from the state.
+   */
   start(state: CpuManagerState): void {
+    this.#validateState(state);
+    this.#metrics?.initialize(this.topology, this.availableCpus(state), state.assignedCpus());
+  }
+
+  #validateState(state: CpuManagerState): void {
     const assignments = state.assignments();
     const shared = state.defaultCpuSet();
     let all = this.topology.cpus();
@@ -246,6 +266,28 @@ export class StaticPolicy {
       // Pod-level resources without the PodLevelResourceManagers gate: no exclusive CPUs.
       return { ok: true, cpus: undefined };
     }
+    const metrics = this.#metrics;
+    if (metrics === undefined)
+      return this.#allocate(state, pod, container, count, numaAffinity, trace);
+    // Upstream counts every pinning request, and with full-pcpus-only every (mis)aligned one.
+    metrics.pinningRequests++;
+    const result = this.#allocate(state, pod, container, count, numaAffinity, trace);
+    if (!result.ok) metrics.pinningErrors++;
+    if (this.options.fullPhysicalCpusOnly) {
+      if (result.ok) metrics.addAligned(alignedPhysicalCpu, 1);
+      else metrics.addAlignedFailure(alignedPhysicalCpu, 1);
+    }
+    return result;
+  }
+
+  #allocate(
+    state: CpuManagerState,
+    pod: DeepReadonly<Pod>,
+    container: DeepReadonly<Container>,
+    count: number,
+    numaAffinity: readonly number[] | undefined,
+    trace: TakeStep[] | undefined,
+  ): AllocateResult {
     const smt = this.#smtAlignment(state, count);
     if (smt !== undefined) return { ok: false, error: smt };
     const uid = pod.metadata.uid ?? "";
@@ -268,6 +310,7 @@ export class StaticPolicy {
     state.setDefaultCpuSet(state.defaultCpuSet().difference(result));
     state.setCpuSet(uid, container.name, result);
     this.#updateCpusToReuse(pod, container, result);
+    this.#metrics?.onAllocate(this.topology, result, state.assignedCpus());
     return { ok: true, cpus: result };
   }
 
@@ -288,10 +331,12 @@ export class StaticPolicy {
     if (cpus === undefined) return;
     state.delete(podUid, container);
     let inUse = CpuSet.empty;
-    for (const [name, other] of state.assignments().get(podUid) ?? []) {
+    for (const [name, other] of state.containers(podUid)) {
       if (name !== container) inUse = inUse.union(other);
     }
-    state.setDefaultCpuSet(state.defaultCpuSet().union(cpus.difference(inUse)));
+    const released = cpus.difference(inUse);
+    state.setDefaultCpuSet(state.defaultCpuSet().union(released));
+    this.#metrics?.onRelease(this.topology, released, state.assignedCpus());
   }
 }
 

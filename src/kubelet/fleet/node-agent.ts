@@ -9,6 +9,7 @@ import type { EmulatedNode } from "../node/emulated-node.ts";
 import { PodIpAllocator } from "../node/ip-allocators.ts";
 import type { PodPlan } from "../runtime/plan.ts";
 import type { PodRecord } from "../runtime/pod-record.ts";
+import type { PodResourcesCalls } from "../server/kubelet-metrics.ts";
 
 /** One pod the kubelet has taken on (admitted, or refused). */
 export interface PodSlot {
@@ -58,6 +59,8 @@ export class NodeAgent {
   readonly pods = new Map<string, PodSlot>();
   /** The images (normalized) this node has pulled, for IfNotPresent pulls. */
   readonly images = new Set<string>();
+  /** Calls of the PodResources API, for `/metrics`. */
+  readonly podResourcesCalls: PodResourcesCalls = { list: 0, getAllocatable: 0 };
   #seq = 0;
 
   constructor(node: EmulatedNode, handlers: readonly PodAdmitHandler[]) {

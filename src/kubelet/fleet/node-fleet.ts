@@ -40,7 +40,15 @@ import {
 import { NodeCidrAllocator } from "../node/ip-allocators.ts";
 import { kubeletAnnotation, noKubelet, poolAnnotation } from "../node/node-object.ts";
 import { configz, machineInfo, podsDocument } from "../server/documents.ts";
+import { kubeletMetricsText } from "../server/kubelet-metrics.ts";
 import type { KubeletEndpoints } from "../server/kubelet-server.ts";
+import {
+  type AllocatableResourcesResponse,
+  activePods,
+  allocatableResources,
+  type ListPodResourcesResponse,
+  listPodResources,
+} from "../server/pod-resources.ts";
 import {
   type FleetContext,
   leaseKey,
@@ -433,6 +441,42 @@ export class NodeFleet implements KubeletEndpoints {
     if (!this.#agents.has(nodeName)) return undefined;
     const pods = this.#context?.cachedPodsOn(nodeName) ?? [];
     return podsDocument([...pods].sort((a, b) => podName(a).localeCompare(podName(b))));
+  }
+
+  podResources(nodeName: string): ListPodResourcesResponse | undefined {
+    const agent = this.#agents.get(nodeName);
+    if (agent === undefined) return undefined;
+    agent.podResourcesCalls.list++;
+    const released = new Set(
+      [...agent.pods.values()]
+        .filter((s) => s.released || s.record === undefined)
+        .map((s) => s.uid),
+    );
+    const pods = activePods(this.#context?.cachedPodsOn(nodeName) ?? []).filter(
+      (p) => !released.has(p.metadata.uid ?? ""),
+    );
+    return listPodResources(pods, (uid, container) => {
+      for (const handler of agent.handlers) {
+        const cpus = handler.exclusiveCpus?.(uid, container);
+        if (cpus !== undefined && cpus.length > 0) return cpus;
+      }
+      return [];
+    });
+  }
+
+  allocatableResources(nodeName: string): AllocatableResourcesResponse | undefined {
+    const agent = this.#agents.get(nodeName);
+    if (agent === undefined) return undefined;
+    agent.podResourcesCalls.getAllocatable++;
+    const cpus = agent.handlers.find((h) => h.allocatableCpus !== undefined)?.allocatableCpus?.();
+    return allocatableResources(cpus ?? []);
+  }
+
+  metrics(nodeName: string): string | undefined {
+    const agent = this.#agents.get(nodeName);
+    if (agent === undefined) return undefined;
+    const cpuManager = agent.handlers.find((h) => h.metricFamilies !== undefined);
+    return kubeletMetricsText(nodeName, cpuManager?.metricFamilies?.(), agent.podResourcesCalls);
   }
 
   configz(nodeName: string): ReturnType<typeof configz> | undefined {

@@ -9,6 +9,9 @@ const endpoints: KubeletEndpoints = {
   spec: (node) => ({ num_cores: 4, node }),
   pods: (node) => ({ kind: "PodList", items: [], node }),
   configz: (node) => ({ kubeletconfig: { node } }),
+  podResources: (node) => ({ pod_resources: [{ name: "p", namespace: node }] }),
+  allocatableResources: () => ({ cpu_ids: [1, 2] }),
+  metrics: (node) => `kubelet_node_name{node="${node}"} 1\n`,
 };
 
 function get(port: number, host: string, path: string): Promise<[number, string]> {
@@ -35,6 +38,9 @@ test("newKubeletServer: virtual-hosts by node name", async () => {
       await get(port, "N1", "/configz"),
       await get(port, "n1", "/healthz"),
       await get(port, "n1", "/metrics"),
+      await get(port, "n1", "/podresources"),
+      await get(port, "n1", "/podresources/allocatable"),
+      await get(port, "n1", "/podresources/v1/list"),
       await get(port, "down", "/healthz"),
       await get(port, "other", "/spec/"),
     ];
@@ -43,6 +49,9 @@ test("newKubeletServer: virtual-hosts by node name", async () => {
       [200, '{"kind":"PodList","items":[],"node":"n1"}'],
       [200, '{"kubeletconfig":{"node":"n1"}}'],
       [200, "ok"],
+      [200, 'kubelet_node_name{node="n1"} 1\n'],
+      [200, '{"pod_resources":[{"name":"p","namespace":"n1"}]}'],
+      [200, '{"cpu_ids":[1,2]}'],
       [404, "404 page not found\n"],
       [503, 'the kubelet of node "down" is down\n'],
       [404, 'no emulated kubelet runs node "other"\n'],

@@ -1,9 +1,12 @@
 /**
  * One HTTP handler for every emulated kubelet of a fleet, virtual-hosted by node name: the
  * `Host` header (without a port) picks the node, as if each kubelet listened on its own address.
- * Serves the read-only endpoints `/spec/`, `/pods`, `/configz` and `/healthz`.
+ * Serves the read-only endpoints `/spec/`, `/pods`, `/configz`, `/healthz`, `/metrics` and the
+ * PodResources API as JSON: `/podresources` (List) and `/podresources/allocatable`
+ * (GetAllocatableResources).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { prometheusTextContentType } from "../internal/prometheus-text.ts";
 
 /** What the server reads from a fleet. Each lookup is `undefined` for a node it does not run. */
 export interface KubeletEndpoints {
@@ -12,6 +15,12 @@ export interface KubeletEndpoints {
   spec(nodeName: string): unknown;
   pods(nodeName: string): unknown;
   configz(nodeName: string): unknown;
+  /** PodResources `List`: the node's active pods and their containers' exclusive CPUs. */
+  podResources(nodeName: string): unknown;
+  /** PodResources `GetAllocatableResources`. */
+  allocatableResources(nodeName: string): unknown;
+  /** The kubelet's metrics in Prometheus' text format. */
+  metrics(nodeName: string): string | undefined;
 }
 
 function send(res: ServerResponse, status: number, body: string, type: string): void {
@@ -66,6 +75,16 @@ export function newKubeletServer(
         return;
       case "/configz":
         sendJson(res, fleet.configz(node));
+        return;
+      case "/podresources":
+      case "/podresources/":
+        sendJson(res, fleet.podResources(node));
+        return;
+      case "/podresources/allocatable":
+        sendJson(res, fleet.allocatableResources(node));
+        return;
+      case "/metrics":
+        send(res, 200, fleet.metrics(node) ?? "", prometheusTextContentType);
         return;
       default:
         send(res, 404, "404 page not found\n", "text/plain; charset=utf-8");

@@ -145,6 +145,21 @@ export class SchedulerCache {
   }
 
   /**
+   * Takes the pod off its node for a what-if (group preemption); the returned function puts it
+   * back exactly as it was (assumed or bound). Undefined when the pod is not in the cache.
+   */
+  detachPod(uid: string): (() => void) | undefined {
+    const state = this.#pods.get(uid);
+    if (state === undefined) return undefined;
+    this.#removeFromNode(uid, state.nodeName);
+    this.#pods.delete(uid);
+    return () => {
+      this.#addToNode(state.podInfo, state.nodeName);
+      this.#pods.set(uid, state);
+    };
+  }
+
+  /**
    * Brings `snapshot` up to date: copies the node infos that changed since the last call, drops
    * removed nodes, and rebuilds the lists when nodes came or went or affinity pods moved.
    */

@@ -21,6 +21,8 @@ export const eventResource = {
   unscheduledPod: "UnscheduledPod",
   node: "Node",
   podDisruptionBudget: "PodDisruptionBudget",
+  podGroup: "PodGroup",
+  workload: "Workload",
   wildCard: "*",
 } as const;
 
@@ -142,6 +144,10 @@ export const clusterEvents = {
     actionType.delete,
     "UnscheduledPodDelete",
   ),
+  podGroupAdd: event(eventResource.podGroup, actionType.add, "PodGroupAdd"),
+  podGroupUpdate: event(eventResource.podGroup, actionType.update, "PodGroupUpdate"),
+  workloadAdd: event(eventResource.workload, actionType.add, "WorkloadAdd"),
+  workloadUpdate: event(eventResource.workload, actionType.update, "WorkloadUpdate"),
   /** A pod stayed unschedulable longer than the flush interval. */
   unschedulableTimeout: event(eventResource.wildCard, actionType.all, "UnschedulableTimeout"),
   /** Someone asked to activate pods (`Handle.activate`). */

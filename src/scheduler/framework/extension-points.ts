@@ -20,6 +20,7 @@ import type { ClusterEventWithHint } from "./cluster-event.ts";
 import type { CycleState } from "./cycle-state.ts";
 import type { NodeToStatusReader } from "./fit-error.ts";
 import type { NodeInfo } from "./node-info.ts";
+import type { PodGroupPostFilterPlugin } from "./pod-group.ts";
 import type { PodInfo, QueuedPodInfo } from "./pod-info.ts";
 import { type Status, success } from "./status.ts";
 
@@ -204,5 +205,6 @@ export type AnyPlugin = Plugin &
       Omit<PermitPlugin, "name"> &
       Omit<PreBindPlugin, "name"> &
       Omit<BindPlugin, "name"> &
-      Omit<PostBindPlugin, "name">
+      Omit<PostBindPlugin, "name"> &
+      Omit<PodGroupPostFilterPlugin, "name">
   >;

@@ -9,6 +9,7 @@ import type { Clock, DeepReadonly, Logger, Random } from "../../util/index.ts";
 import type { ClusterEvent } from "./cluster-event.ts";
 import type { CycleState } from "./cycle-state.ts";
 import type { NodeInfo } from "./node-info.ts";
+import type { PodGroupView } from "./pod-group.ts";
 import type { PodInfo } from "./pod-info.ts";
 import type { Status } from "./status.ts";
 
@@ -79,6 +80,8 @@ export interface Handle {
    */
   readonly informers: InformerFactory;
   readonly listers: SchedulerListers;
+  /** Pod groups (gangs): membership, policies and member counts, from the scheduler's informers. */
+  readonly podGroups: PodGroupView;
   readonly eventRecorder: EventRecorder;
   readonly clock: Clock;
   readonly random: Random;

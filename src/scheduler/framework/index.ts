@@ -76,6 +76,20 @@ export type {
 } from "./handle.ts";
 export { HostPortInfo, NodeInfo } from "./node-info.ts";
 export {
+  type GroupCounts,
+  type GroupPolicy,
+  type GroupPreemptionPlan,
+  type GroupRef,
+  type GroupSimulation,
+  groupName,
+  groupPolicyOf,
+  groupRefOf,
+  minCountOf,
+  type PodGroupPostFilterPlugin,
+  type PodGroupView,
+  type PolicyResolution,
+} from "./pod-group.ts";
+export {
   type HostPort,
   isGated,
   newQueuedPodInfo,

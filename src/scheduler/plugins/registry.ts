@@ -5,6 +5,7 @@
 import type { PluginConfig, PluginFactory, Profile } from "../framework/index.ts";
 import * as defaultBinder from "./default-binder/default-binder.ts";
 import * as defaultPreemption from "./default-preemption/default-preemption.ts";
+import * as gangScheduling from "./gang-scheduling/gang-scheduling.ts";
 import * as interPodAffinity from "./inter-pod-affinity/inter-pod-affinity.ts";
 import * as nodeAffinity from "./node-affinity/node-affinity.ts";
 import * as nodeName from "./node-name/node-name.ts";
@@ -24,6 +25,7 @@ export function inTreeRegistry(): Map<string, PluginFactory> {
   return new Map<string, PluginFactory>([
     [prioritySort.name, prioritySort.newPrioritySort],
     [schedulingGates.name, schedulingGates.newSchedulingGates],
+    [gangScheduling.name, gangScheduling.newGangScheduling],
     [nodeUnschedulable.name, nodeUnschedulable.newNodeUnschedulable],
     [nodeName.name, nodeName.newNodeName],
     [taintToleration.name, taintToleration.newTaintToleration],
@@ -39,11 +41,12 @@ export function inTreeRegistry(): Map<string, PluginFactory> {
 
 /**
  * The default profile's plugins in upstream's order, with upstream's score weights
- * (TaintToleration 3, NodeAffinity 2, PodTopologySpread 2, InterPodAffinity 2, the rest 1).
+ * (GangScheduling right after SchedulingGates, as upstream enables it; TaintToleration 3, NodeAffinity 2, PodTopologySpread 2, InterPodAffinity 2, the rest 1).
  */
 export const defaultPlugins: readonly PluginConfig[] = Object.freeze([
   { name: prioritySort.name },
   { name: schedulingGates.name },
+  { name: gangScheduling.name },
   { name: nodeUnschedulable.name },
   { name: nodeName.name },
   { name: taintToleration.name, weight: 3 },

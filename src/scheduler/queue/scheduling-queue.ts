@@ -152,6 +152,74 @@ export class SchedulingQueue {
     }
   }
 
+  /**
+   * Takes a pending pod out of the queue for the cycle under way (upstream's `PopSpecificPod`),
+   * wherever it waits, unless a PreEnqueue plugin gates it or it is already in flight. The caller
+   * owns the entry as it owns what `pop` returns (call `done` or re-add it).
+   */
+  popSpecific(uid: string): QueuedPodInfo | undefined {
+    if (this.#inFlight.has(uid)) return undefined;
+    let info = this.#activeQ.get(uid);
+    if (info !== undefined) {
+      this.#activeQ.delete(uid);
+    } else {
+      info = this.#backoffQ.get(uid);
+      if (info !== undefined) {
+        this.#backoffQ.delete(uid);
+      } else {
+        info = this.#unschedulable.get(uid);
+        if (info === undefined || isGated(info)) return undefined;
+        this.#unschedulable.delete(uid);
+      }
+    }
+    info.attempts++;
+    info.initialAttemptTimestamp ??= this.#now();
+    info.unschedulablePlugins.clear();
+    info.pendingPlugins.clear();
+    this.#inFlight.start(uid);
+    return info;
+  }
+
+  /**
+   * An event that concerns only these pods (a new member of their gang): asks their rejecting
+   * plugins, as `moveAllToActiveOrBackoffQueue` does, without visiting every unschedulable pod.
+   */
+  movePodsToActiveOrBackoffQueue(
+    uids: readonly string[],
+    event: ClusterEvent,
+    oldObj: unknown,
+    newObj: unknown,
+  ): void {
+    const candidates: QueuedPodInfo[] = [];
+    for (const uid of uids) {
+      const info = this.#unschedulable.get(uid);
+      if (info !== undefined) candidates.push(info);
+    }
+    this.#movePods(candidates, event, oldObj, newObj);
+  }
+
+  /** How many pending pods each queue holds, by `pick(pod)` (undefined: not counted). */
+  countBy(
+    pick: (pod: DeepReadonly<Pod>) => string | undefined,
+  ): Record<"active" | "backoff" | "unschedulable" | "gated", Set<string>> {
+    const out = {
+      active: new Set<string>(),
+      backoff: new Set<string>(),
+      unschedulable: new Set<string>(),
+      gated: new Set<string>(),
+    };
+    const add = (set: Set<string>, info: QueuedPodInfo): void => {
+      const key = pick(info.podInfo.pod);
+      if (key !== undefined) set.add(key);
+    };
+    for (const info of this.#activeQ.list()) add(out.active, info);
+    for (const info of this.#backoffQ.list()) add(out.backoff, info);
+    for (const info of this.#unschedulable.values()) {
+      add(isGated(info) ? out.gated : out.unschedulable, info);
+    }
+    return out;
+  }
+
   /** The attempt of a popped pod is over (call for every pod `pop` returned). */
   done(uid: string): void {
     this.#inFlight.done(uid);

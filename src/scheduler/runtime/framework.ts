@@ -22,6 +22,8 @@ import {
   type NodeInfoLister,
   type NodeToStatusReader,
   type PermitPlugin,
+  type PodGroupPostFilterPlugin,
+  type PodGroupView,
   type PodInfo,
   type PostBindPlugin,
   type PostFilterPlugin,
@@ -66,6 +68,8 @@ export interface FrameworkDeps {
   readonly client: Client;
   readonly informers: InformerFactory;
   readonly listers: SchedulerListers;
+  /** Gang state for plugins. @default a view where no pod belongs to a group */
+  readonly podGroups?: PodGroupView;
   readonly eventRecorder: EventRecorder;
   readonly clock: Clock;
   readonly random: Random;
@@ -81,6 +85,16 @@ export interface FrameworkDeps {
   readonly activate: (pods: readonly DeepReadonly<Pod>[]) => void;
   readonly queueClusterEvent: (event: ClusterEvent, oldObj: unknown, newObj: unknown) => void;
 }
+
+/** A view where no pod belongs to a group (frameworks built without the scheduler's state). */
+const noPodGroups: PodGroupView = {
+  groupOf: () => undefined,
+  resolve: () => ({ ok: false, reason: "pod groups are not tracked" }),
+  memberCount: () => 0,
+  counts: () => ({ all: 0, scheduled: 0, bound: 0 }),
+  unscheduledMembers: () => [],
+  members: () => [],
+};
 
 function has<K extends keyof AnyPlugin>(plugin: AnyPlugin, method: K): boolean {
   return typeof plugin[method] === "function";
@@ -105,7 +119,9 @@ export class Framework {
   readonly #preBind: PreBindPlugin[] = [];
   readonly #bind: BindPlugin[] = [];
   readonly #postBind: PostBindPlugin[] = [];
+  readonly #podGroupPostFilter: PodGroupPostFilterPlugin[] = [];
   readonly #events = new Map<string, readonly ClusterEventWithHint[]>();
+  readonly #names = new Set<string>();
 
   constructor(registry: Registry, profile: Profile, deps: FrameworkDeps) {
     this.profileName = profile.schedulerName;
@@ -141,6 +157,7 @@ export class Framework {
   }
 
   #register(plugin: AnyPlugin, weight: number): void {
+    this.#names.add(plugin.name);
     if (has(plugin, "preEnqueue")) this.#preEnqueue.push(plugin as PreEnqueuePlugin);
     if (has(plugin, "preFilter")) this.#preFilter.push(plugin as PreFilterPlugin);
     if (has(plugin, "filter")) this.#filter.push(plugin as FilterPlugin);
@@ -152,6 +169,9 @@ export class Framework {
     if (has(plugin, "preBind")) this.#preBind.push(plugin as PreBindPlugin);
     if (has(plugin, "bind")) this.#bind.push(plugin as BindPlugin);
     if (has(plugin, "postBind")) this.#postBind.push(plugin as PostBindPlugin);
+    if (has(plugin, "selectGroupVictims")) {
+      this.#podGroupPostFilter.push(plugin as PodGroupPostFilterPlugin);
+    }
     const canReject = ["preEnqueue", "preFilter", "filter", "reserve", "permit"].some((m) =>
       has(plugin, m as keyof AnyPlugin),
     );
@@ -171,6 +191,7 @@ export class Framework {
       client: d.client,
       informers: d.informers,
       listers: d.listers,
+      podGroups: d.podGroups ?? noPodGroups,
       eventRecorder: d.eventRecorder,
       clock: d.clock,
       random: d.random,
@@ -211,6 +232,16 @@ export class Framework {
 
   get hasScorePlugins(): boolean {
     return this.#score.length > 0;
+  }
+
+  /** The plugins that preempt for whole gangs (DefaultPreemption); the first one is used. */
+  get podGroupPostFilterPlugins(): readonly PodGroupPostFilterPlugin[] {
+    return this.#podGroupPostFilter;
+  }
+
+  /** Whether the profile enables the plugin `name`. */
+  hasPlugin(name: string): boolean {
+    return this.#names.has(name);
   }
 
   get hasPostFilterPlugins(): boolean {

@@ -66,6 +66,11 @@ export class DaemonSetBuilder extends ObjectBuilder<DaemonSet> {
     return this;
   }
 
+  revisionHistoryLimit(limit: number): this {
+    this.object.spec.revisionHistoryLimit = limit;
+    return this;
+  }
+
   minReadySeconds(seconds: number): this {
     this.object.spec.minReadySeconds = seconds;
     return this;

@@ -328,6 +328,22 @@ export class PodBuilder {
     return this;
   }
 
+  /** `spec.workloadRef` naming a standalone PodGroup (KEP-5832). */
+  podGroup(workload: string, podGroupName: string): this {
+    this.#pod.spec.workloadRef = { name: workload, podGroupName };
+    return this;
+  }
+
+  /** `spec.workloadRef` naming a group of the Workload (the 1.35 form), with a replica key. */
+  workloadGroup(workload: string, podGroup: string, replicaKey?: string): this {
+    this.#pod.spec.workloadRef = {
+      name: workload,
+      podGroup,
+      ...(replicaKey === undefined ? {} : { podGroupReplicaKey: replicaKey }),
+    };
+    return this;
+  }
+
   schedulingGates(names: string[]): this {
     this.#pod.spec.schedulingGates = names.map((name) => ({ name }));
     return this;

@@ -3,7 +3,7 @@
  * those pods, a recording event recorder and no API client. Plugin tests run plugins through it
  * exactly as the scheduler would (PreFilter state, Skip, nominated pods, preemption extensions).
  */
-import type { KubeObject, Node, Pod } from "../../api/index.ts";
+import type { KubeObject, Node, Pod, PodGroup, Workload } from "../../api/index.ts";
 import { type Client, newInformerFactory } from "../../client/index.ts";
 import {
   CycleState,
@@ -13,6 +13,7 @@ import {
   inTreeRegistry,
   NodeInfo,
   type PluginConfig,
+  PodGroupManager,
   PodInfo,
   type Registry,
   Snapshot,
@@ -46,6 +47,9 @@ export interface TestFrameworkOptions {
   readonly pods?: readonly Pod[];
   /** Pods nominated to nodes: node name → pods. */
   readonly nominated?: Readonly<Record<string, readonly Pod[]>>;
+  /** Workloads and PodGroups the gang lookups see (pods naming a group become members). */
+  readonly workloads?: readonly Workload[];
+  readonly podGroups?: readonly PodGroup[];
   /** Namespace name → labels. */
   readonly namespaces?: Readonly<Record<string, Record<string, string>>>;
   /** @default a client whose every call rejects */
@@ -59,6 +63,8 @@ export interface TestFrameworkOptions {
 export interface TestFramework {
   readonly framework: Framework;
   readonly snapshot: Snapshot;
+  /** The gang state: members are `options.pods` (add more with `upsertPod`). */
+  readonly podGroups: PodGroupManager;
   readonly events: RecordedEvent[];
   /** Pods passed to `activate`. */
   readonly activated: DeepReadonly<Pod>[];
@@ -143,6 +149,14 @@ export function newTestFramework(options: TestFrameworkOptions = {}): TestFramew
       list.map((p) => new PodInfo(p)),
     ]),
   );
+  const podGroups = new PodGroupManager({ isAssumed: () => false, now: () => 0 });
+  const find = <T extends KubeObject>(list: readonly T[] | undefined, ns: string, name: string) =>
+    list?.find((o) => o.metadata.namespace === ns && o.metadata.name === name);
+  podGroups.setObjects({
+    workload: (ns, name) => find(options.workloads, ns, name),
+    podGroup: (ns, name) => find(options.podGroups, ns, name),
+  });
+  for (const pod of pods) podGroups.upsertPod(pod);
   const framework = new Framework(
     options.registry ?? inTreeRegistry(),
     { schedulerName: "default-scheduler", plugins: options.plugins ?? defaultPlugins },
@@ -155,6 +169,7 @@ export function newTestFramework(options: TestFrameworkOptions = {}): TestFramew
         namespaceLabels: (namespace) => options.namespaces?.[namespace],
         podDisruptionBudgets: () => [],
       },
+      podGroups,
       eventRecorder: recorder,
       clock: options.clock ?? systemClock,
       random: options.random ?? seededRandom(1),
@@ -172,6 +187,7 @@ export function newTestFramework(options: TestFrameworkOptions = {}): TestFramew
   return {
     framework,
     snapshot,
+    podGroups,
     events,
     activated,
     newState: () => new CycleState(),

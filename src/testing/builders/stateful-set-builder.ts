@@ -43,6 +43,11 @@ export class StatefulSetBuilder extends ObjectBuilder<StatefulSet> {
     return this;
   }
 
+  revisionHistoryLimit(limit: number): this {
+    this.object.spec.revisionHistoryLimit = limit;
+    return this;
+  }
+
   minReadySeconds(seconds: number): this {
     this.object.spec.minReadySeconds = seconds;
     return this;

@@ -1,5 +1,6 @@
 /** Every named schema definition of `apps/v1`. */
 import type { Definitions } from "../../schema/schema.ts";
+import { controllerRevisionDefinitions } from "./controller-revision-schema.ts";
 import { daemonSetDefinitions } from "./daemon-set-schema.ts";
 import { deploymentDefinitions } from "./deployment-schema.ts";
 import { replicaSetDefinitions } from "./replica-set-schema.ts";
@@ -10,4 +11,5 @@ export const appsV1Definitions: Definitions = {
   ...replicaSetDefinitions,
   ...statefulSetDefinitions,
   ...daemonSetDefinitions,
+  ...controllerRevisionDefinitions,
 };

@@ -1,4 +1,9 @@
 // The public surface of apps/v1.
+export type { ControllerRevision } from "./controller-revision.ts";
+export {
+  validateControllerRevision,
+  validateControllerRevisionUpdate,
+} from "./controller-revision-validation.ts";
 export type {
   DaemonSet,
   DaemonSetSpec,
@@ -27,6 +32,7 @@ export {
 } from "./deployment-validation.ts";
 export {
   appsV1Kinds,
+  controllerRevisionKind,
   daemonSetKind,
   defaultDaemonSet,
   defaultDeployment,

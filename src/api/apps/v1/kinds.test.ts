@@ -1,9 +1,16 @@
 import assert from "node:assert/strict";
 import test from "node:test";
+import { fieldErrorString } from "../../meta/field-errors.ts";
+import type { ControllerRevision } from "./controller-revision.ts";
+import {
+  validateControllerRevision,
+  validateControllerRevisionUpdate,
+} from "./controller-revision-validation.ts";
 import type { DaemonSet } from "./daemon-set.ts";
 import type { Deployment } from "./deployment.ts";
 import {
   appsV1Kinds,
+  controllerRevisionKind,
   daemonSetKind,
   defaultDaemonSet,
   defaultDeployment,
@@ -103,6 +110,65 @@ for (const c of naming) {
     assert.deepEqual(k.schema.schema["x-kubernetes-group-version-kind"], [
       { group: "apps", version: "v1", kind: c.kind },
     ]);
+  });
+}
+
+test("controllerRevisionKind: served as controllerrevisions, no status, no category", () => {
+  assert.deepEqual(
+    {
+      resource: controllerRevisionKind.resource,
+      categories: controllerRevisionKind.categories,
+      status: controllerRevisionKind.subresources.status,
+      served: appsV1Kinds.some((k) => k.kind === "ControllerRevision"),
+    },
+    { resource: "controllerrevisions", categories: [], status: false, served: true },
+  );
+});
+
+const revisionCases: readonly {
+  name: string;
+  revision: ControllerRevision;
+  old?: ControllerRevision;
+  want: readonly string[];
+}[] = [
+  {
+    name: "accepts data and a revision",
+    revision: { metadata: { name: "web-1", namespace: "d" }, data: { spec: {} }, revision: 1 },
+    want: [],
+  },
+  {
+    name: "requires data",
+    revision: { metadata: { name: "web-1", namespace: "d" }, revision: 1 },
+    want: ["data: Required value: data is mandatory"],
+  },
+  {
+    name: "rejects a negative revision",
+    revision: { metadata: { name: "web-1", namespace: "d" }, data: {}, revision: -1 },
+    want: ["revision: Invalid value: -1: must be greater than or equal to 0"],
+  },
+  {
+    name: "data is immutable on update",
+    revision: {
+      metadata: { name: "web-1", namespace: "d", resourceVersion: "2" },
+      data: { a: 2 },
+      revision: 2,
+    },
+    old: {
+      metadata: { name: "web-1", namespace: "d", resourceVersion: "1" },
+      data: { a: 1 },
+      revision: 1,
+    },
+    want: ['data: Invalid value: {"a":2}: field is immutable'],
+  },
+];
+
+for (const c of revisionCases) {
+  test(`validateControllerRevision: ${c.name}`, () => {
+    const errs =
+      c.old === undefined
+        ? validateControllerRevision(c.revision)
+        : validateControllerRevisionUpdate(c.revision, c.old);
+    assert.deepEqual(errs.map(fieldErrorString), c.want);
   });
 }
 

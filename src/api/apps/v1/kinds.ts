@@ -2,6 +2,11 @@
 
 import type { Definitions, SchemaRoot } from "../../schema/schema.ts";
 import { allVerbs, type KindDefinition } from "../../scheme.ts";
+import type { ControllerRevision } from "./controller-revision.ts";
+import {
+  validateControllerRevision,
+  validateControllerRevisionUpdate,
+} from "./controller-revision-validation.ts";
 import { defaultPodTemplate, externalDefinitions } from "./core-adapter.ts";
 import type { DaemonSet } from "./daemon-set.ts";
 import { validateDaemonSet, validateDaemonSetUpdate } from "./daemon-set-validation.ts";
@@ -162,10 +167,28 @@ export const daemonSetKind: KindDefinition<DaemonSet> = {
   validateUpdate: validateDaemonSetUpdate,
 };
 
+export const controllerRevisionKind: KindDefinition<ControllerRevision> = {
+  ...common,
+  categories: [],
+  // Nothing in a ControllerRevision is spec: upstream's strategy never sets a generation.
+  tracksGeneration: false,
+  kind: "ControllerRevision",
+  listKind: "ControllerRevisionList",
+  resource: "controllerrevisions",
+  singular: "controllerrevision",
+  shortNames: [],
+  schema: schemaRootOf(appsName("ControllerRevision"), appsV1Definitions),
+  subresources: { status: false },
+  applyDefaults: () => {},
+  validate: validateControllerRevision,
+  validateUpdate: validateControllerRevisionUpdate,
+};
+
 /** Every served `apps/v1` kind. */
 export const appsV1Kinds = [
   deploymentKind,
   replicaSetKind,
   statefulSetKind,
   daemonSetKind,
+  controllerRevisionKind,
 ] as const;

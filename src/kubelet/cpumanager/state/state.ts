@@ -11,10 +11,22 @@ export type Assignments = ReadonlyMap<string, ReadonlyMap<string, CpuSet>>;
 export class CpuManagerState {
   #defaultCpuSet: CpuSet;
   readonly #assignments = new Map<string, Map<string, CpuSet>>();
+  /** CPU id → how many assignments hold it (init containers' CPUs may be reused). */
+  readonly #holders: number[] = [];
+  /** The union of every assignment, computed on demand and kept until the next change. */
+  #assigned: CpuSet | undefined;
 
   constructor(defaultCpuSet: CpuSet = CpuSet.empty, assignments: Assignments = new Map()) {
     this.#defaultCpuSet = defaultCpuSet;
-    for (const [pod, containers] of assignments) this.#assignments.set(pod, new Map(containers));
+    for (const [pod, containers] of assignments) {
+      this.#assignments.set(pod, new Map(containers));
+      for (const cpus of containers.values()) this.#hold(cpus, 1);
+    }
+  }
+
+  #hold(cpus: CpuSet, delta: 1 | -1): void {
+    for (const cpu of cpus) this.#holders[cpu] = (this.#holders[cpu] ?? 0) + delta;
+    this.#assigned = undefined;
   }
 
   defaultCpuSet(): CpuSet {
@@ -35,15 +47,26 @@ export class CpuManagerState {
       containers = new Map();
       this.#assignments.set(pod, containers);
     }
+    const old = containers.get(container);
+    if (old !== undefined) this.#hold(old, -1);
     containers.set(container, cpus);
+    this.#hold(cpus, 1);
   }
 
   /** Drops one assignment (and the pod once it has none). Unknown ones are ignored. */
   delete(pod: string, container: string): void {
     const containers = this.#assignments.get(pod);
     if (containers === undefined) return;
+    const cpus = containers.get(container);
+    if (cpus === undefined) return;
     containers.delete(container);
     if (containers.size === 0) this.#assignments.delete(pod);
+    this.#hold(cpus, -1);
+  }
+
+  /** One pod's assignments (container name → CPUs), a copy; empty for an unknown pod. */
+  containers(pod: string): Map<string, CpuSet> {
+    return new Map(this.#assignments.get(pod));
   }
 
   /** A copy of every assignment. */
@@ -53,6 +76,13 @@ export class CpuManagerState {
 
   /** The union of every exclusive assignment. */
   assignedCpus(): CpuSet {
-    return CpuSet.empty.union(...[...this.#assignments.values()].flatMap((c) => [...c.values()]));
+    if (this.#assigned === undefined) {
+      const ids: number[] = [];
+      this.#holders.forEach((count, cpu) => {
+        if (count > 0) ids.push(cpu);
+      });
+      this.#assigned = CpuSet.from(ids);
+    }
+    return this.#assigned;
   }
 }

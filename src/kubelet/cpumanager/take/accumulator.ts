@@ -5,7 +5,7 @@
  * partly used domains come first ("packing").
  */
 import { CpuSet } from "../cpuset.ts";
-import type { CpuTopology } from "../topology/topology.ts";
+import type { CpuTopology, DenseDomains, DomainAttribute } from "../topology/topology.ts";
 
 /** How single CPUs are ordered in the last step. */
 export type CpuSortingStrategy = "packed" | "spread";
@@ -56,7 +56,9 @@ export class FreeCpus {
   }
 }
 
-type Attribute = "numa" | "socket" | "core" | "uncore";
+type Attribute = DomainAttribute;
+/** Ids below this sort as packed numbers (`free * idLimit + id`); others the slow way. */
+const idLimit = 2 ** 21;
 
 export class Accumulator {
   readonly topology: CpuTopology;
@@ -68,6 +70,9 @@ export class Accumulator {
   readonly numaFirst: boolean;
   readonly trace: TakeStep[] | undefined;
   readonly #of: Readonly<Record<Attribute, Int32Array>>;
+  /** Free CPUs per domain (dense numbers), kept up to date as CPUs are taken. */
+  readonly #freeIn: Readonly<Record<Attribute, Int32Array>>;
+  readonly #dense: Readonly<Record<Attribute, DenseDomains>>;
 
   constructor(topology: CpuTopology, available: CpuSet, need: number, trace?: TakeStep[]) {
     this.topology = topology;
@@ -81,6 +86,37 @@ export class Accumulator {
       core: topology.coreOf,
       uncore: topology.uncoreOf,
     };
+    this.#dense = {
+      numa: topology.dense("numa"),
+      socket: topology.dense("socket"),
+      core: topology.dense("core"),
+      uncore: topology.dense("uncore"),
+    };
+    this.#freeIn = {
+      numa: new Int32Array(this.#dense.numa.size),
+      socket: new Int32Array(this.#dense.socket.size),
+      core: new Int32Array(this.#dense.core.size),
+      uncore: new Int32Array(this.#dense.uncore.size),
+    };
+    for (const cpu of topology.cpuList) {
+      if (this.free.has(cpu)) this.#count(cpu, 1);
+    }
+  }
+
+  #count(cpu: number, delta: number): void {
+    const dense = this.#dense;
+    const free = this.#freeIn;
+    (free.numa[dense.numa.of[cpu] as number] as number) += delta;
+    (free.socket[dense.socket.of[cpu] as number] as number) += delta;
+    (free.core[dense.core.of[cpu] as number] as number) += delta;
+    (free.uncore[dense.uncore.of[cpu] as number] as number) += delta;
+  }
+
+  /** Free CPUs of one whole domain (the same as `freeCount(cpuListOf…(id))`). */
+  freeIn(attribute: Attribute, id: number): number {
+    const dense = this.#dense[attribute];
+    const n = dense.byId === undefined ? dense.index.get(id) : dense.byId[id];
+    return n === undefined || n < 0 ? 0 : (this.#freeIn[attribute][n] ?? 0);
   }
 
   isSatisfied(): boolean {
@@ -102,7 +138,9 @@ export class Accumulator {
     }
     for (const cpu of cpus) {
       this.result.add(cpu);
+      if (!this.free.has(cpu)) continue;
       this.free.delete(cpu);
+      this.#count(cpu, -1);
     }
     this.need -= cpus.length;
   }
@@ -121,15 +159,34 @@ export class Accumulator {
     return cpus.filter((cpu) => this.free.has(cpu));
   }
 
-  /** `ids` by free CPUs ascending, then id ascending (upstream `cpuAccumulator.sort`). */
-  sortIds(ids: readonly number[], cpusOf: (id: number) => readonly number[]): number[] {
-    const counted = ids.map((id) => ({ id, free: this.freeCount(cpusOf(id)) }));
-    counted.sort((a, b) => a.free - b.free || a.id - b.id);
-    return counted.map((c) => c.id);
+  /**
+   * `ids` by the free CPUs of their whole domain ascending, then id ascending (upstream
+   * `cpuAccumulator.sort`).
+   */
+  sortIds(ids: readonly number[], attribute: Attribute): number[] {
+    // One number per id, free CPUs in the high part: a typed-array sort without a comparator.
+    const keys = new Float64Array(ids.length);
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as number;
+      if (id < 0 || id >= idLimit) return this.#sortIdsSlowly(ids, attribute);
+      keys[i] = this.freeIn(attribute, id) * idLimit + id;
+    }
+    keys.sort();
+    const sorted: number[] = new Array(ids.length);
+    for (let i = 0; i < keys.length; i++) sorted[i] = (keys[i] as number) % idLimit;
+    return sorted;
   }
 
-  /** The distinct `attribute` ids of the free CPUs among `cpus`. */
+  #sortIdsSlowly(ids: readonly number[], attribute: Attribute): number[] {
+    const keyed = ids.map((id) => ({ id, free: this.freeIn(attribute, id) }));
+    keyed.sort((a, b) => a.free - b.free || a.id - b.id);
+    return keyed.map((k) => k.id);
+  }
+
+  /** The distinct `attribute` ids of the free CPUs among `cpus` (any order). */
   #attributeOfFree(cpus: readonly number[], attribute: Attribute): number[] {
+    const domains = this.topology.domainsIn(cpus, attribute);
+    if (domains.contained) return domains.ids.filter((id) => this.freeIn(attribute, id) > 0);
     const of = this.#of[attribute];
     const ids: number[] = [];
     const seen = new Set<number>();
@@ -154,28 +211,24 @@ export class Accumulator {
 
   sortNumaNodes(): number[] {
     const t = this.topology;
-    if (this.numaFirst) return this.sortIds(this.freeNumaIds(), (n) => t.cpuListOfNuma(n));
+    if (this.numaFirst) return this.sortIds(this.freeNumaIds(), "numa");
     return this.sortSockets().flatMap((socket) =>
-      this.sortIds(this.#attributeOfFree(t.cpuListOfSocket(socket), "numa"), (n) =>
-        t.cpuListOfNuma(n),
-      ),
+      this.sortIds(this.#attributeOfFree(t.cpuListOfSocket(socket), "numa"), "numa"),
     );
   }
 
   sortSockets(): number[] {
     const t = this.topology;
-    if (!this.numaFirst) return this.sortIds(this.freeSocketIds(), (s) => t.cpuListOfSocket(s));
+    if (!this.numaFirst) return this.sortIds(this.freeSocketIds(), "socket");
     return this.sortNumaNodes().flatMap((numa) =>
-      this.sortIds(this.#attributeOfFree(t.cpuListOfNuma(numa), "socket"), (s) =>
-        t.cpuListOfSocket(s),
-      ),
+      this.sortIds(this.#attributeOfFree(t.cpuListOfNuma(numa), "socket"), "socket"),
     );
   }
 
   sortCores(): number[] {
     const t = this.topology;
     const coresOf = (cpus: readonly number[]): number[] =>
-      this.sortIds(this.#attributeOfFree(cpus, "core"), (c) => t.cpuListOfCore(c));
+      this.sortIds(this.#attributeOfFree(cpus, "core"), "core");
     if (this.numaFirst) return this.sortSockets().flatMap((s) => coresOf(t.cpuListOfSocket(s)));
     return this.sortNumaNodes().flatMap((n) => coresOf(t.cpuListOfNuma(n)));
   }
@@ -184,16 +237,18 @@ export class Accumulator {
   sortUncoreCaches(): number[] {
     const t = this.topology;
     return this.sortNumaNodes().flatMap((numa) =>
-      this.sortIds(this.#attributeOfFree(t.cpuListOfNuma(numa), "uncore"), (u) =>
-        t.cpuListOfUncore(u),
-      ),
+      this.sortIds(this.#attributeOfFree(t.cpuListOfNuma(numa), "uncore"), "uncore"),
     );
   }
 
   /** Free CPUs core by core in `sortCores` order, ascending inside a core. */
   sortCpusPacked(): number[] {
     const t = this.topology;
-    return this.sortCores().flatMap((core) => this.freeOf(t.cpuListOfCore(core)));
+    const cpus: number[] = [];
+    for (const core of this.sortCores()) {
+      for (const cpu of t.cpuListOfCore(core)) if (this.free.has(cpu)) cpus.push(cpu);
+    }
+    return cpus;
   }
 
   /** Free CPUs socket by socket in `sortSockets` order, ascending inside a socket. */
@@ -202,20 +257,21 @@ export class Accumulator {
     return this.sortSockets().flatMap((socket) => this.freeOf(t.cpuListOfSocket(socket)));
   }
 
-  #whole(list: readonly number[]): boolean {
-    return list.length > 0 && this.freeCount(list) === list.length;
+  #whole(attribute: Attribute, id: number): boolean {
+    const size = this.topology.cpuListOf(attribute, id).length;
+    return size > 0 && this.freeIn(attribute, id) === size;
   }
 
   freeNumaNodes(): number[] {
-    return this.sortNumaNodes().filter((n) => this.#whole(this.topology.cpuListOfNuma(n)));
+    return this.sortNumaNodes().filter((n) => this.#whole("numa", n));
   }
   freeSockets(): number[] {
-    return this.sortSockets().filter((s) => this.#whole(this.topology.cpuListOfSocket(s)));
+    return this.sortSockets().filter((s) => this.#whole("socket", s));
   }
   freeCores(): number[] {
-    return this.sortCores().filter((c) => this.#whole(this.topology.cpuListOfCore(c)));
+    return this.sortCores().filter((c) => this.#whole("core", c));
   }
   freeUncoreCaches(): number[] {
-    return this.sortUncoreCaches().filter((u) => this.#whole(this.topology.cpuListOfUncore(u)));
+    return this.sortUncoreCaches().filter((u) => this.#whole("uncore", u));
   }
 }

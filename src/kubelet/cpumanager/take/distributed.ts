@@ -52,7 +52,7 @@ export function takeByTopologyNumaDistributed(
   if (acc.isFailed()) return notEnoughCpus(count, available.size);
 
   const numas = acc.sortNumaNodes();
-  const freeIn = (numa: number): number => acc.freeCount(topology.cpuListOfNuma(numa));
+  const freeIn = (numa: number): number => acc.freeIn("numa", numa);
   const groupsIn = (numa: number): number => Math.floor(freeIn(numa) / groupSize) * groupSize;
 
   const totalGroups = ceilDiv(topology.numCpus, groupSize);

@@ -228,3 +228,27 @@ test("CpuTopology.fromRecords: counts come from the CPU list", () => {
     { message: "Cannot use CPU 0: it is listed twice" },
   );
 });
+
+test("CpuTopology.domainsIn: whether every domain a list touches lies inside it", () => {
+  const t = CpuTopology.fromRecords([
+    { cpu: 0, core: 0, socket: 0, numa: 0, uncore: 0 },
+    { cpu: 1, core: 1, socket: 0, numa: 0, uncore: 0 },
+    { cpu: 2, core: 2, socket: 0, numa: 1, uncore: 0 },
+    { cpu: 3, core: 3, socket: 0, numa: 1, uncore: 1 },
+  ]);
+  assert.deepEqual(
+    [
+      t.domainsIn(t.cpuListOfSocket(0), "core"),
+      t.domainsIn(t.cpuListOfNuma(0), "uncore"),
+      t.domainsIn(t.cpuList, "numa"),
+    ],
+    [
+      { ids: [0, 1, 2, 3], contained: true },
+      { ids: [0], contained: false },
+      { ids: [0, 1], contained: true },
+    ],
+    "an L3 spanning two NUMA nodes is not contained in either",
+  );
+  assert.equal(t.domainsIn(t.cpuList, "numa"), t.domainsIn(t.cpuList, "numa"), "remembered");
+  assert.deepEqual([...t.dense("uncore").of], [0, 0, 0, 1]);
+});

@@ -50,6 +50,28 @@ function ratio(a: number, b: number): number {
 }
 
 /** A machine's logical CPUs. Immutable; every query returns fresh values. */
+/** The placement attributes a CPU list can be grouped by. */
+export type DomainAttribute = "numa" | "socket" | "core" | "uncore";
+
+/** The domains (cores, sockets, …) a CPU list touches. */
+export interface DomainsIn {
+  /** Distinct ids, in the order the list first reaches them. */
+  readonly ids: readonly number[];
+  /** Every CPU of each of those domains is in the list. */
+  readonly contained: boolean;
+}
+
+/** The domains of one attribute numbered 0..size-1, for array-indexed counters. */
+export interface DenseDomains {
+  /** Per CPU id, its domain's dense number (-1 where there is no CPU). */
+  readonly of: Int32Array;
+  /** Domain id → dense number. */
+  readonly index: ReadonlyMap<number, number>;
+  /** The same as an array indexed by domain id (-1: none), when the ids are small. */
+  readonly byId: Int32Array | undefined;
+  readonly size: number;
+}
+
 export class CpuTopology {
   readonly details: ReadonlyMap<number, CpuInfo>;
   readonly #byCore: Index;
@@ -64,6 +86,12 @@ export class CpuTopology {
   readonly uncoreOf: Int32Array;
   /** The CPU ids, ascending (shared: do not mutate). */
   readonly cpuList: readonly number[];
+  /** Dense domain numbering per attribute, built on first use. */
+  readonly #dense = new Map<DomainAttribute, DenseDomains>();
+  /** The CPU set of each single NUMA node, built on first use. */
+  readonly #numaSets = new Map<number, CpuSet>();
+  /** `domainsIn` answers, per CPU list (the shared arrays of this topology) and attribute. */
+  readonly #domains = new WeakMap<readonly number[], Map<DomainAttribute, DomainsIn>>();
 
   private constructor(details: ReadonlyMap<number, CpuInfo>) {
     this.details = details;
@@ -191,6 +219,90 @@ export class CpuTopology {
     return this.#byUncore.get(uncore) ?? [];
   }
 
+  /** The CPU ids of one domain of `attribute`, ascending (a shared array). */
+  cpuListOf(attribute: DomainAttribute, id: number): readonly number[] {
+    switch (attribute) {
+      case "numa":
+        return this.cpuListOfNuma(id);
+      case "socket":
+        return this.cpuListOfSocket(id);
+      case "core":
+        return this.cpuListOfCore(id);
+      case "uncore":
+        return this.cpuListOfUncore(id);
+    }
+  }
+
+  /** Per CPU id, its domain of `attribute` (-1 where there is no CPU). */
+  domainOf(attribute: DomainAttribute): Int32Array {
+    switch (attribute) {
+      case "numa":
+        return this.numaOf;
+      case "socket":
+        return this.socketOf;
+      case "core":
+        return this.coreOf;
+      case "uncore":
+        return this.uncoreOf;
+    }
+  }
+
+  /** The domains of `attribute` numbered densely (remembered). */
+  dense(attribute: DomainAttribute): DenseDomains {
+    let found = this.#dense.get(attribute);
+    if (found === undefined) {
+      const ids = this.domainOf(attribute);
+      const of = new Int32Array(ids.length).fill(-1);
+      const index = new Map<number, number>();
+      for (const cpu of this.cpuList) {
+        const id = ids[cpu] as number;
+        let n = index.get(id);
+        if (n === undefined) {
+          n = index.size;
+          index.set(id, n);
+        }
+        of[cpu] = n;
+      }
+      const domainIds = [...index.keys()];
+      const small = domainIds.every((id) => id >= 0 && id <= 4 * ids.length + 1024);
+      let byId: Int32Array | undefined;
+      if (small) {
+        byId = new Int32Array(Math.max(...domainIds) + 1).fill(-1);
+        for (const [id, n] of index) byId[id] = n;
+      }
+      found = { of, index, byId, size: index.size };
+      this.#dense.set(attribute, found);
+    }
+    return found;
+  }
+
+  /**
+   * The `attribute` domains the CPUs of `cpus` belong to, remembered per list: pass the
+   * topology's own shared lists (`cpuList`, `cpuListOf…`) to benefit.
+   */
+  domainsIn(cpus: readonly number[], attribute: DomainAttribute): DomainsIn {
+    let byAttribute = this.#domains.get(cpus);
+    if (byAttribute === undefined) {
+      byAttribute = new Map();
+      this.#domains.set(cpus, byAttribute);
+    }
+    let found = byAttribute.get(attribute);
+    if (found === undefined) {
+      const of = this.domainOf(attribute);
+      const counts = new Map<number, number>();
+      for (const cpu of cpus) {
+        const id = of[cpu];
+        if (id === undefined || id === -1) continue;
+        counts.set(id, (counts.get(id) ?? 0) + 1);
+      }
+      const ids = [...counts.keys()];
+      const contained = ids.every((id) => this.cpuListOf(attribute, id).length === counts.get(id));
+      found = { ids, contained };
+      byAttribute.set(attribute, found);
+    }
+    return found;
+  }
+
   cpusInCores(...cores: readonly number[]): CpuSet {
     return CpuSet.from(cores.flatMap((c) => this.cpuListOfCore(c)));
   }
@@ -198,6 +310,15 @@ export class CpuTopology {
     return CpuSet.from(sockets.flatMap((s) => this.cpuListOfSocket(s)));
   }
   cpusInNumaNodes(...numas: readonly number[]): CpuSet {
+    if (numas.length === 1) {
+      const numa = numas[0] as number;
+      let cpus = this.#numaSets.get(numa);
+      if (cpus === undefined) {
+        cpus = CpuSet.from(this.cpuListOfNuma(numa));
+        this.#numaSets.set(numa, cpus);
+      }
+      return cpus;
+    }
     return CpuSet.from(numas.flatMap((n) => this.cpuListOfNuma(n)));
   }
   cpusInUncoreCaches(...uncores: readonly number[]): CpuSet {

@@ -19,6 +19,7 @@ import {
   type NodeInfo,
   NodeToStatus,
   type NodeToStatusReader,
+  type PodGroupPostFilterPlugin,
   type PodInfo,
   type PodObject,
   type PostFilterPlugin,
@@ -31,6 +32,7 @@ import {
   unschedulable,
   withPlugin,
 } from "../../framework/index.ts";
+import { selectGroupVictims } from "./group-preemption.ts";
 import { pickOneNodeForPreemption, selectVictimsOnNode, type Victims } from "./victims.ts";
 
 export const name = "DefaultPreemption";
@@ -260,6 +262,31 @@ export function newDefaultPreemption(handle: Handle, rawArgs: unknown): AnyPlugi
 
   return {
     name,
+    selectGroupVictims(pods, needed, simulation) {
+      return selectGroupVictims(handle, pods, needed, simulation, (state, pod, potential) => {
+        const wanted = numCandidates(potential.length, args);
+        return dryRunPreemption(
+          handle,
+          state,
+          pod,
+          potential,
+          handle.random.int(potential.length),
+          wanted,
+        ).candidates;
+      });
+    },
+    async evictGroupVictims(preemptor, plan) {
+      const byNode = new Map<string, PodInfo[]>();
+      for (const { podInfo, nodeName } of plan.victims) {
+        byNode.set(nodeName, [...(byNode.get(nodeName) ?? []), podInfo]);
+      }
+      const results = await Promise.all(
+        [...byNode].map(([node, pods]) =>
+          prepareCandidate(handle, preemptor, node, { pods, numPdbViolations: 0 }),
+        ),
+      );
+      return results.find((s) => !isSuccess(s)) ?? success;
+    },
     async postFilter(state, pod, m) {
       const result = await preempt(state, pod, m);
       const message = statusMessage(result.status);
@@ -269,5 +296,5 @@ export function newDefaultPreemption(handle: Handle, rawArgs: unknown): AnyPlugi
         status: withPlugin({ ...result.status, reasons: [`preemption: ${message}`] }, name),
       };
     },
-  } satisfies PostFilterPlugin;
+  } satisfies PostFilterPlugin & PodGroupPostFilterPlugin;
 }
