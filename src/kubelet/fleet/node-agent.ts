@@ -16,7 +16,8 @@ export interface PodSlot {
   readonly uid: string;
   /** `namespace/name`. */
   readonly key: string;
-  readonly plan: PodPlan;
+  /** What the containers do; replaced when a container's image changes. */
+  plan: PodPlan;
   /** The runtime; `undefined` for a refused pod. */
   record: PodRecord | undefined;
   /** `status.startTime`, RFC 3339. */

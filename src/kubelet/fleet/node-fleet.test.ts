@@ -207,6 +207,45 @@ test("NodeFleet: nodes, heartbeats and pods against the real API server", async 
     );
   });
 
+  await t.test(
+    "NodeFleet.start: a new image on a running pod restarts that container with it (Killing: definition changed)",
+    async () => {
+      await runPod(client, podOf("swap", {}, { restartPolicy: "Never" }), "t-1");
+      await waitFor("swap Running", getPod(client, "swap"), (p) => p.status?.phase === "Running");
+      await client.patch(podsResource, "default", "swap", "strategic", {
+        spec: { containers: [{ name: "app", image: "nginx:1.28" }] },
+      });
+      const swapped = await waitFor("swap on nginx:1.28", getPod(client, "swap"), (p) => {
+        const status = p.status?.containerStatuses?.[0];
+        return (
+          status?.image === "docker.io/library/nginx:1.28" && status.state?.running !== undefined
+        );
+      });
+      const events = await waitFor(
+        "the Killing event",
+        async () =>
+          (await client.list<Event>(eventsResource, "default")).items.filter(
+            (e) => e.involvedObject.name === "swap",
+          ),
+        (list) => list.some((e) => e.reason === "Killing"),
+      );
+      assert.deepEqual(
+        {
+          phase: swapped.status?.phase,
+          restarts: swapped.status?.containerStatuses?.[0]?.restartCount,
+          last: swapped.status?.containerStatuses?.[0]?.lastState?.terminated?.exitCode,
+          killing: events.find((e) => e.reason === "Killing")?.message,
+        },
+        {
+          phase: "Running",
+          restarts: 1,
+          last: 143,
+          killing: "Container app definition changed, will be restarted",
+        },
+      );
+    },
+  );
+
   await t.test("NodeFleet.start: a pod that does not fit is rejected OutOfcpu", async () => {
     const big = podOf("big");
     big.spec.containers = [{ name: "app", image: "nginx", resources: { requests: { cpu: "3" } } }];

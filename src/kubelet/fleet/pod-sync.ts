@@ -9,8 +9,8 @@ import { type DeepReadonly, rfc3339 } from "../../util/index.ts";
 import { runAdmitHandlers } from "../admission/admit-handler.ts";
 import { newPredicateAdmitHandler } from "../admission/predicate.ts";
 import { nodeInternalIp } from "../node/node-object.ts";
-import { runtimeEvents } from "../runtime/events.ts";
-import { podPlan } from "../runtime/plan.ts";
+import { fieldPathOf, runtimeEvents } from "../runtime/events.ts";
+import { podPlan, specImagesChanged } from "../runtime/plan.ts";
 import {
   advancePod,
   forceTerminal,
@@ -18,6 +18,7 @@ import {
   newPodRecord,
   nextWakeAt,
   type PodRecord,
+  replaceContainerPlans,
   requestStop,
 } from "../runtime/pod-record.ts";
 import { rejectedPodStatus, renderPodStatus } from "../runtime/pod-status.ts";
@@ -224,6 +225,29 @@ export async function syncPod(ctx: FleetContext, key: string): Promise<void> {
       slot.deleting = true;
     }
     return;
+  }
+  if (!deleting && specImagesChanged(slot.plan, pod)) {
+    const plan = podPlan(pod, {
+      startDelayMs: agent.node.kubelet.podStartDelayMs,
+      stopDelayMs: agent.node.kubelet.podStopDelayMs,
+    });
+    const replaced = replaceContainerPlans(record, plan.containers, now);
+    slot.plan = plan;
+    record = replaced.record;
+    const recorder = ctx.events(agent.node.name);
+    for (const name of replaced.restarted) {
+      const container = record.containers.find((c) => c.plan.name === name);
+      recorder.event(
+        referenceTo(
+          pod,
+          podsResource,
+          container === undefined ? undefined : fieldPathOf(container),
+        ),
+        "Normal",
+        "Killing",
+        `Container ${name} definition changed, will be restarted`,
+      );
+    }
   }
   if (deleting) {
     slot.deletionSeenAt ??= now;

@@ -41,7 +41,8 @@ function instancesStarted(c: ContainerRecord): number {
   }
 }
 
-function fieldPathOf(c: ContainerRecord): string {
+/** The event field path of a container: `spec.containers{c}` or `spec.initContainers{c}`. */
+export function fieldPathOf(c: ContainerRecord): string {
   return c.plan.kind === "app"
     ? `spec.containers{${c.plan.name}}`
     : `spec.initContainers{${c.plan.name}}`;

@@ -37,6 +37,18 @@ export interface ContainerPlan {
   readonly readyAfterMs: number;
 }
 
+/** Whether a container's image in `pod` differs from the one `plan` runs (a pod update). */
+export function specImagesChanged(plan: PodPlan, pod: DeepReadonly<Pod>): boolean {
+  const images = new Map<string, string>();
+  for (const c of [...(pod.spec.initContainers ?? []), ...pod.spec.containers]) {
+    images.set(c.name, c.image ?? "");
+  }
+  return plan.containers.some((c) => {
+    const image = images.get(c.name);
+    return image !== undefined && image !== c.image;
+  });
+}
+
 /** The plan of a pod; `problems` are annotations that could not be read (they are ignored). */
 export interface PodPlan {
   readonly containers: readonly ContainerPlan[];

@@ -11,6 +11,7 @@ import {
   newPodRecord,
   nextWakeAt,
   type PodRecord,
+  replaceContainerPlans,
   requestStop,
 } from "./pod-record.ts";
 import { renderPodStatus } from "./pod-status.ts";
@@ -356,5 +357,56 @@ test("renderPodStatus: readiness gates hold Ready back with upstream's messages"
       ["ContainersReady", "True", undefined],
       ["PodScheduled", "True", undefined],
     ],
+  );
+});
+
+const delays = { startDelayMs: 0, stopDelayMs: 1000 };
+
+test("replaceContainerPlans: a running container with a new image restarts at once with it; nothing else changes", () => {
+  const pod = podWith({ restartPolicy: "Never" });
+  const record = advancePod(newPodRecord(podPlan(pod, delays), "Never", s(0)), s(5));
+  const updated = structuredClone(pod);
+  const app = updated.spec.containers[0];
+  if (app !== undefined) app.image = "pause:2";
+  const { record: after, restarted } = replaceContainerPlans(
+    record,
+    podPlan(updated, delays).containers,
+    s(10),
+  );
+  const same = replaceContainerPlans(after, podPlan(updated, delays).containers, s(11));
+  const c = after.containers[0];
+  assert.deepEqual(
+    {
+      restarted,
+      image: c?.plan.image,
+      state: c?.state,
+      restartCount: c?.restartCount,
+      last: c?.lastTerminated?.exitCode,
+      unchanged: same.record === after && same.restarted.length === 0,
+    },
+    {
+      restarted: ["app"],
+      image: "pause:2",
+      state: { kind: "running", startedAt: s(10) },
+      restartCount: 1,
+      last: 143,
+      unchanged: true,
+    },
+  );
+});
+
+test("replaceContainerPlans: a pod being stopped keeps its containers", () => {
+  const pod = podWith();
+  const record = requestStop(
+    advancePod(newPodRecord(podPlan(pod, delays), "Always", s(0)), s(5)),
+    s(6),
+  );
+  const updated = structuredClone(pod);
+  const app = updated.spec.containers[0];
+  if (app !== undefined) app.image = "pause:2";
+  const result = replaceContainerPlans(record, podPlan(updated, delays).containers, s(6));
+  assert.deepEqual(
+    { same: result.record === record, restarted: result.restarted },
+    { same: true, restarted: [] },
   );
 });

@@ -292,6 +292,38 @@ export function advancePod(record: PodRecord, now: number): PodRecord {
   return w;
 }
 
+/**
+ * `computePodActions` for containers whose spec changed (on a pod only `image` may): a running
+ * container is killed and started again at once with its new plan, whatever the restart policy
+ * (upstream: "Restart regardless of the restart policy because the container spec changed").
+ * Containers that are not running just take the new plan for their next start. Returns the
+ * names of the containers restarted.
+ */
+export function replaceContainerPlans(
+  record: PodRecord,
+  plans: readonly ContainerPlan[],
+  at: number,
+): { record: PodRecord; restarted: string[] } {
+  if (record.stopped || record.stopAt !== undefined) return { record, restarted: [] };
+  const restarted: string[] = [];
+  const containers = record.containers.map((c) => {
+    const plan = plans.find((p) => p.name === c.plan.name && p.kind === c.plan.kind);
+    if (plan === undefined || plan.image === c.plan.image) return c;
+    if (c.state.kind !== "running") return { ...c, plan };
+    restarted.push(c.plan.name);
+    return {
+      ...c,
+      plan,
+      state: { kind: "running", startedAt: at },
+      restartCount: c.restartCount + 1,
+      lastTerminated: terminate(c, at, stopSignalExit.exitCode, stopSignalExit.reason),
+    } satisfies ContainerRecord;
+  });
+  return restarted.length === 0 && containers.every((c, i) => c === record.containers[i])
+    ? { record, restarted }
+    : { record: { ...record, containers }, restarted };
+}
+
 /** Asks the runtime to stop every container at `at` (the earliest request wins). */
 export function requestStop(record: PodRecord, at: number): PodRecord {
   if (record.stopped) return record;
