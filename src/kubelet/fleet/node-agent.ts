@@ -31,6 +31,8 @@ export interface PodSlot {
   released: boolean;
   /** The kubelet asked the API server to delete the pod. */
   deleting: boolean;
+  /** Set once the kubelet failed the pod for running past `activeDeadlineSeconds`. */
+  deadlineExceeded: boolean;
   /**
    * The status this kubelet wrote last and the resourceVersion it wrote over: while the cache
    * still shows that version, the informer has not caught up with the write.

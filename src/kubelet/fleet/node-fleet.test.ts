@@ -246,6 +246,40 @@ test("NodeFleet: nodes, heartbeats and pods against the real API server", async 
     },
   );
 
+  await t.test(
+    "NodeFleet.start: a pod running past activeDeadlineSeconds is killed and Failed with DeadlineExceeded",
+    async () => {
+      await runPod(client, podOf("late", {}, { activeDeadlineSeconds: 1 }), "t-1");
+      // Phase Failed comes first (as upstream's status manager sets it), then the kill.
+      const failed = await waitFor("late Failed and stopped", getPod(client, "late"), (p) => {
+        const stopped = p.status?.containerStatuses?.[0]?.state?.terminated !== undefined;
+        return p.status?.phase === "Failed" && stopped;
+      });
+      const events = await waitFor(
+        "the DeadlineExceeded event",
+        async () =>
+          (await client.list<Event>(eventsResource, "default")).items.filter(
+            (e) => e.involvedObject.name === "late" && e.reason === "DeadlineExceeded",
+          ),
+        (list) => list.length > 0,
+      );
+      assert.deepEqual(
+        {
+          reason: failed.status?.reason,
+          message: failed.status?.message,
+          container: failed.status?.containerStatuses?.[0]?.state?.terminated?.exitCode,
+          event: [events[0]?.type, events[0]?.message],
+        },
+        {
+          reason: "DeadlineExceeded",
+          message: "Pod was active on the node longer than the specified deadline",
+          container: 143,
+          event: ["Normal", "Pod was active on the node longer than the specified deadline"],
+        },
+      );
+    },
+  );
+
   await t.test("NodeFleet.start: a pod that does not fit is rejected OutOfcpu", async () => {
     const big = podOf("big");
     big.spec.containers = [{ name: "app", image: "nginx", resources: { requests: { cpu: "3" } } }];

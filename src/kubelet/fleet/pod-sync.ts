@@ -54,6 +54,17 @@ function forget(ctx: FleetContext, key: string, pod: DeepReadonly<Pod> | undefin
   agent.pods.delete(home.uid);
 }
 
+/** `reasonDeadlineExceeded` and `messageDeadlineExceeded` of the kubelet's active deadline handler. */
+const deadlineReason = "DeadlineExceeded";
+const deadlineMessage = "Pod was active on the node longer than the specified deadline";
+
+/** When `spec.activeDeadlineSeconds`, counted from `status.startTime`, runs out. */
+function activeDeadlineAt(pod: DeepReadonly<Pod>, startTime: string): number | undefined {
+  const seconds = pod.spec.activeDeadlineSeconds;
+  const start = Date.parse(startTime);
+  return seconds === undefined || Number.isNaN(start) ? undefined : start + seconds * 1000;
+}
+
 /** Takes on a pod the agent has not seen: recovers it from its status, or admits it. */
 function admit(
   ctx: FleetContext,
@@ -85,6 +96,7 @@ function admit(
     refusal: undefined,
     released: false,
     deleting: false,
+    deadlineExceeded: false,
     lastWritten: undefined,
     seq: agent.nextSeq(),
   };
@@ -254,6 +266,15 @@ export async function syncPod(ctx: FleetContext, key: string): Promise<void> {
     const graceMs = (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
     record = requestStop(record, slot.deletionSeenAt + Math.min(graceMs, slot.plan.stopDelayMs));
   }
+  const deadline = activeDeadlineAt(pod, slot.startTime);
+  if (deadline !== undefined && now >= deadline && record.terminalPhase === undefined) {
+    // `activeDeadlineHandler.ShouldEvict`: a Normal event, then the pod is killed and Failed.
+    slot.deadlineExceeded = true;
+    ctx
+      .events(agent.node.name)
+      .event(referenceTo(pod, podsResource), "Normal", deadlineReason, deadlineMessage);
+    record = forceTerminal(record, "Failed", now + slot.plan.stopDelayMs);
+  }
   const phase = pod.status?.phase;
   if (
     isTerminalPhase(phase) &&
@@ -273,6 +294,9 @@ export async function syncPod(ctx: FleetContext, key: string): Promise<void> {
     hostIP: nodeInternalIp,
     podIP: slot.podIP,
     startTime: slot.startTime,
+    ...(slot.deadlineExceeded
+      ? { failure: { reason: deadlineReason, message: deadlineMessage } }
+      : {}),
   });
   // Until the informer catches up with our last write, compare with what we wrote.
   const written = slot.lastWritten;
@@ -287,7 +311,10 @@ export async function syncPod(ctx: FleetContext, key: string): Promise<void> {
     slot.deleting = true;
     return;
   }
-  const wake = nextWakeAt(record, now);
+  let wake = nextWakeAt(record, now);
+  if (deadline !== undefined && record.terminalPhase === undefined && deadline > now) {
+    wake = wake === undefined ? deadline : Math.min(wake, deadline);
+  }
   if (wake === undefined) ctx.cancel(podKey(key));
   else ctx.schedule(podKey(key), wake);
 }

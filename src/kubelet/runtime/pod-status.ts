@@ -34,6 +34,8 @@ export interface StatusContext {
   readonly podIP: string | undefined;
   /** When the kubelet accepted the pod (`status.startTime`), RFC 3339. */
   readonly startTime: string;
+  /** Why the kubelet failed the pod itself (`DeadlineExceeded`), shown as the pod's reason. */
+  readonly failure?: { readonly reason: string; readonly message: string };
 }
 
 type Condition = Omit<PodCondition, "lastTransitionTime" | "lastProbeTime">;
@@ -271,6 +273,9 @@ export function renderPodStatus(
   return {
     ...(generation === undefined ? {} : { observedGeneration: generation }),
     phase,
+    ...(ctx.failure === undefined
+      ? {}
+      : { reason: ctx.failure.reason, message: ctx.failure.message }),
     conditions: mergeConditions(old, generated, ctx.now, generation),
     hostIP: ctx.hostIP,
     hostIPs: [{ ip: ctx.hostIP }],
