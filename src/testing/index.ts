@@ -30,6 +30,7 @@ export {
   unreachableClient,
 } from "./builders/scheduler-fixtures.ts";
 export { makeStatefulSet, StatefulSetBuilder } from "./builders/stateful-set-builder.ts";
+export { makeWidgetCrd } from "./builders/widget-crd.ts";
 export {
   makePodGroup,
   makeWorkload,

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { makeWidgetCrd, type Reply, startTestServer, type TestServer } from "./test-fixtures.ts";
+import { makeWidgetCrd } from "../../testing/index.ts";
+import { type Reply, startTestServer, type TestServer } from "./test-fixtures.ts";
 
 /** Decoded JSON of a reply. */
 type J = Reply["body"];

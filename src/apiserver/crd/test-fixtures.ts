@@ -1,8 +1,8 @@
-// Test-only helpers: an in-process ApiServer on memory storage behind a loopback HTTP listener,
-// and a Widget CRD fixture. Imported by tests only.
+// Test-only helpers: an in-process ApiServer on memory storage behind a loopback HTTP listener.
+// Imported by tests only. (The Widget CRD fixture is `makeWidgetCrd` in src/testing.)
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { builtInKinds, type CustomResourceDefinition, qosClassOf } from "../../api/index.ts";
+import { builtInKinds, qosClassOf } from "../../api/index.ts";
 import { newMemoryStorage, type Storage } from "../../storage/index.ts";
 import { discardLogger, seededRandom, systemClock } from "../../util/index.ts";
 import { ApiServer } from "../api-server.ts";
@@ -95,67 +95,4 @@ export async function startTestServer(storage: Storage = newMemoryStorage()): Pr
     }
   }
   return self;
-}
-
-/** A namespaced Widget CRD (`widgets.example.com`) with status and scale subresources. */
-export function makeWidgetCrd(
-  edit: (crd: CustomResourceDefinition) => void = () => undefined,
-): CustomResourceDefinition {
-  const crd: CustomResourceDefinition = {
-    apiVersion: "apiextensions.k8s.io/v1",
-    kind: "CustomResourceDefinition",
-    metadata: { name: "widgets.example.com" },
-    spec: {
-      group: "example.com",
-      scope: "Namespaced",
-      names: { plural: "widgets", singular: "widget", kind: "Widget", shortNames: ["wd"] },
-      versions: [
-        {
-          name: "v1",
-          served: true,
-          storage: true,
-          subresources: {
-            status: {},
-            scale: {
-              specReplicasPath: ".spec.replicas",
-              statusReplicasPath: ".status.replicas",
-              labelSelectorPath: ".status.selector",
-            },
-          },
-          additionalPrinterColumns: [
-            { name: "Size", type: "string", jsonPath: ".spec.size" },
-            { name: "Replicas", type: "integer", jsonPath: ".spec.replicas" },
-            { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" },
-            { name: "Note", type: "string", jsonPath: ".spec.note", priority: 1 },
-          ],
-          schema: {
-            openAPIV3Schema: {
-              type: "object",
-              properties: {
-                spec: {
-                  type: "object",
-                  required: ["size"],
-                  properties: {
-                    size: { type: "string", enum: ["small", "large"] },
-                    replicas: { type: "integer", minimum: 0, maximum: 10, default: 1 },
-                    note: { type: "string", maxLength: 10 },
-                    extra: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
-                  },
-                },
-                status: {
-                  type: "object",
-                  properties: {
-                    replicas: { type: "integer" },
-                    selector: { type: "string" },
-                  },
-                },
-              },
-            },
-          },
-        },
-      ],
-    },
-  };
-  edit(crd);
-  return crd;
 }

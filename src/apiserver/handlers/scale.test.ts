@@ -1,13 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { KubeObject, ScaleSubresource } from "../../api/index.ts";
-import { eventually } from "../../testing/index.ts";
-import {
-  makeWidgetCrd,
-  type Reply,
-  startTestServer,
-  type TestServer,
-} from "../crd/test-fixtures.ts";
+import { eventually, makeWidgetCrd } from "../../testing/index.ts";
+import { type Reply, startTestServer, type TestServer } from "../crd/test-fixtures.ts";
 import { builtInScaleSelector, readPath, scaleOf, writePath } from "./scale.ts";
 
 /** Decoded JSON of a reply. */

@@ -7,6 +7,7 @@ import {
   type GantryProcess,
   type KubectlResult,
   kubectl,
+  makeWidgetCrd,
   startGantry,
 } from "../../testing/index.ts";
 
@@ -35,68 +36,21 @@ function failed(result: KubectlResult, what: string): string {
   return result.stderr;
 }
 
-const widgetCrd = {
-  apiVersion: "apiextensions.k8s.io/v1",
-  kind: "CustomResourceDefinition",
-  metadata: { name: "widgets.example.com" },
-  spec: {
-    group: "example.com",
-    scope: "Namespaced",
-    names: { plural: "widgets", singular: "widget", kind: "Widget", shortNames: ["wd"] },
-    versions: [
-      {
-        name: "v1",
-        served: true,
-        storage: true,
-        subresources: {
-          status: {},
-          scale: {
-            specReplicasPath: ".spec.replicas",
-            statusReplicasPath: ".status.replicas",
-            labelSelectorPath: ".status.selector",
-          },
-        },
-        additionalPrinterColumns: [
-          { name: "Size", type: "string", jsonPath: ".spec.size" },
-          { name: "Replicas", type: "integer", jsonPath: ".spec.replicas" },
-          { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" },
-          { name: "Note", type: "string", jsonPath: ".spec.note", priority: 1 },
-        ],
-        schema: {
-          openAPIV3Schema: {
-            type: "object",
-            properties: {
-              spec: {
-                type: "object",
-                required: ["size"],
-                properties: {
-                  size: {
-                    type: "string",
-                    enum: ["small", "large"],
-                    description: "How big the widget is.",
-                  },
-                  replicas: { type: "integer", minimum: 0, maximum: 10, default: 1 },
-                  note: { type: "string" },
-                },
-              },
-              status: {
-                type: "object",
-                properties: {
-                  replicas: { type: "integer" },
-                  selector: { type: "string" },
-                  conditions: {
-                    type: "array",
-                    items: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
-                  },
-                },
-              },
-            },
-          },
-        },
-      },
-    ],
-  },
-};
+/** The shared Widget CRD, with a description for `kubectl explain` and status conditions for `kubectl wait`. */
+const widgetCrd = makeWidgetCrd((crd) => {
+  const schema = crd.spec.versions[0]?.schema?.openAPIV3Schema as
+    | { properties?: Record<string, { properties?: Record<string, Record<string, unknown>> }> }
+    | undefined;
+  const size = schema?.properties?.["spec"]?.properties?.["size"];
+  if (size !== undefined) size["description"] = "How big the widget is.";
+  const status = schema?.properties?.["status"]?.properties;
+  if (status !== undefined) {
+    status["conditions"] = {
+      type: "array",
+      items: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+    };
+  }
+});
 
 for (const version of ["1.27", "1.30", "1.33"]) {
   describe(`kubectl ${version}: scale, custom resources and wait`, () => {
