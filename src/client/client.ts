@@ -334,6 +334,15 @@ export interface Client {
     options?: DeleteCollectionOptions,
   ): Promise<void>;
 
+  /** GET a subresource (`deployments/NAME/scale`, `pods/NAME/status`). Idempotent. */
+  getSubresource<T extends KubeObject = KubeObject>(
+    resource: ResourceRef,
+    namespace: string | undefined,
+    name: string,
+    subresource: string,
+    options?: RequestOptions,
+  ): Promise<T>;
+
   /**
    * PUT a subresource with a whole object (`namespaces/NAME/finalize`, `deployments/NAME/scale`)
    * and return what the server answers (for `scale` a Scale, for `finalize` the Namespace). The

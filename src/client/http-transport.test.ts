@@ -408,6 +408,34 @@ describe("HTTP client round trips", { timeout: 60_000 }, () => {
     );
   });
 
+  test("Client.getSubresource: GET deployments/NAME/scale reads the Scale; a missing object is 404", async () => {
+    const name = unique("deploy");
+    const created = await harness.client.create(deploymentsResource, {
+      metadata: { name, namespace: "default" },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: name } },
+        template: {
+          metadata: { labels: { app: name } },
+          spec: { containers: [{ name: "c", image: "busybox" }] },
+        },
+      },
+    });
+    const scale = await harness.client.getSubresource<KubeObject & { spec: { replicas: number } }>(
+      deploymentsResource,
+      "default",
+      name,
+      "scale",
+    );
+    const missing = await rejection(
+      harness.client.getSubresource(deploymentsResource, "default", unique("gone"), "scale"),
+    );
+    assert.deepEqual(
+      [scale.kind, scale.metadata.uid, scale.spec.replicas, summary(missing)[0]],
+      ["Scale", created.metadata.uid, 2, 404],
+    );
+  });
+
   test("Client.deleteCollection: deletes only what the selectors match", async () => {
     const app = unique("app");
     const cm = (name: string, labels: Record<string, string>): ConfigMap => ({

@@ -335,6 +335,21 @@ export function newClient(options: HttpClientOptions): HttpClient {
       );
     },
 
+    async getSubresource<T extends KubeObject>(
+      resource: ResourceRef,
+      namespace: string | undefined,
+      name: string,
+      subresource: string,
+      requestOptions?: RequestOptions,
+    ): Promise<T> {
+      const ns = scopedNamespace(`get ${subresource} of`, resource, namespace, true, name);
+      const body = await call(
+        { method: "GET", path: pathOf({ resource, namespace: ns, name, subresource }) },
+        requestOptions,
+      );
+      return body as T;
+    },
+
     async updateSubresource<T extends KubeObject>(
       resource: ResourceRef,
       namespace: string | undefined,

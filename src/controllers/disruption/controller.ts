@@ -44,7 +44,7 @@ import {
 } from "../framework/index.ts";
 import type { FinderSources } from "./finders.ts";
 import { type DisruptionMetrics, noDisruptionMetrics } from "./metrics.ts";
-import { newRestMapper, readScaleByPatch, type ScaleReader } from "./rest-mapper.ts";
+import { newRestMapper, readScaleSubresource, type ScaleReader } from "./rest-mapper.ts";
 import { newStaleDisruptionController } from "./stale-disruption.ts";
 import { type BudgetContext, syncBudget } from "./sync.ts";
 
@@ -56,7 +56,7 @@ export interface DisruptionControllerDeps {
   readonly events: EventRecorder;
   /** @default noDisruptionMetrics */
   readonly metrics?: DisruptionMetrics;
-  /** How an owner's `/scale` is read. @default an empty merge patch of `<owner>/scale` */
+  /** How an owner's `/scale` is read. @default a GET of `<owner>/scale` */
   readonly readScale?: ScaleReader;
 }
 
@@ -101,7 +101,7 @@ export function newDisruptionController(
     deployments: informers.forResource<KubeObject>(deploymentsResource),
     statefulSets: informers.forResource<KubeObject>(statefulSetsResource),
     mapKind: newRestMapper(crds),
-    readScale: deps.readScale ?? readScaleByPatch(deps.client),
+    readScale: deps.readScale ?? readScaleSubresource(deps.client),
   };
   const metrics = deps.metrics ?? noDisruptionMetrics;
   const context: BudgetContext = {

@@ -4,7 +4,6 @@
  * owner's `/scale`.
  */
 import {
-  ApiError,
   type CustomResourceDefinition,
   isCrdConditionTrue,
   type KubeObject,
@@ -79,28 +78,11 @@ function crdMapping(
   };
 }
 
-/**
- * Reads a Scale through an empty merge patch of the subresource: the Client has no GET for
- * subresources, and an empty patch changes nothing (the server writes nothing when the object
- * is unchanged).
- */
-export function readScaleByPatch(client: Client): ScaleReader {
+/** Reads an owner's Scale with a GET of its `/scale` subresource. */
+export function readScaleSubresource(client: Client): ScaleReader {
   return async (resource, namespace, name) => {
-    const scale = await client.patch<KubeObject>(
-      resource,
-      namespace,
-      name,
-      "merge",
-      {},
-      {
-        subresource: "scale",
-      },
-    );
+    const scale = await client.getSubresource<KubeObject>(resource, namespace, name, "scale");
     const spec = scale["spec"] as { replicas?: number } | undefined;
-    const uid = scale.metadata.uid ?? "";
-    if (uid === "" && scale.metadata.name === undefined) {
-      throw new ApiError(404, "NotFound", `${resource.resource} "${name}" not found`);
-    }
-    return { uid, replicas: spec?.replicas ?? 0 };
+    return { uid: scale.metadata.uid ?? "", replicas: spec?.replicas ?? 0 };
   };
 }
