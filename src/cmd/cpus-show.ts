@@ -4,11 +4,11 @@
  * (`/api/v1/nodes/NODE/proxy/podresources`), GetAllocatableResources and the node's cAdvisor
  * MachineInfo (`/proxy/spec/`), whose topology says which L3 caches and NUMA nodes the CPUs sit in.
  */
-import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { decodeCertificateAuthority, loadKubeconfig } from "../client/index.ts";
+import { decodeCertificateAuthority, type KubeconfigCluster } from "../client/index.ts";
 import { CpuSet, type CpuTopology, discoverTopology, readTopology } from "../kubelet/index.ts";
+import { readKubeconfigFile } from "./kubeconfig-client.ts";
 
 /** One container's row. */
 export interface ShownContainer {
@@ -46,18 +46,12 @@ export type GetText = (path: string) => Promise<string>;
 
 /** GETs through the kubeconfig's server and credentials. */
 export function kubeconfigGetter(kubeconfigPath: string): GetText {
-  let text: string;
+  let config: KubeconfigCluster;
   try {
-    text = readFileSync(kubeconfigPath, "utf8");
+    config = readKubeconfigFile(kubeconfigPath);
   } catch (error: unknown) {
-    const code = (error as { code?: unknown }).code;
-    throw new ShowError(
-      code === "ENOENT"
-        ? `Cannot find the kubeconfig ${kubeconfigPath}: start the cluster with \`gantry up\` first (or point --data-dir or --kubeconfig at it)`
-        : `Cannot read the kubeconfig ${kubeconfigPath}: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new ShowError(error instanceof Error ? error.message : String(error));
   }
-  const config = loadKubeconfig(text);
   return (path) =>
     new Promise((resolve, reject) => {
       const url = new URL(path, config.server);

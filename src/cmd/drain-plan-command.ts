@@ -5,7 +5,6 @@
  * anyway, go first). `--execute` evicts in that order through the Eviction API, so every
  * budget is honoured.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import {
@@ -25,14 +24,12 @@ import {
 } from "../api/index.ts";
 import {
   type Client,
-  decodeCertificateAuthority,
-  loadKubeconfig,
-  newClient,
   podDisruptionBudgetsResource,
   podGroupsResource,
   podsResource,
   workloadsResource,
 } from "../client/index.ts";
+import { clientForKubeconfig } from "./kubeconfig-client.ts";
 
 export const drainPlanUsage = `Usage: gantry drain-plan NODE [options]
 
@@ -290,22 +287,11 @@ export async function runDrainPlanCommand(
   }
   const kubeconfig =
     parsed.values.kubeconfig ?? join(parsed.values["data-dir"] ?? "./.gantry", "kubeconfig");
-  let client: ReturnType<typeof newClient>;
+  let client: ReturnType<typeof clientForKubeconfig>;
   try {
-    const config = loadKubeconfig(readFileSync(kubeconfig, "utf8"));
-    client = newClient({
-      server: config.server,
-      userAgent: "gantry/drain-plan",
-      fieldManager: "gantry-drain-plan",
-      ...(config.token === undefined ? {} : { token: config.token }),
-      ...(config.certificateAuthorityData === undefined
-        ? {}
-        : { ca: decodeCertificateAuthority(config.certificateAuthorityData) }),
-    });
+    client = clientForKubeconfig(kubeconfig, "drain-plan");
   } catch (error: unknown) {
-    io.err(
-      `gantry drain-plan: Cannot read the kubeconfig ${kubeconfig}: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
+    io.err(`gantry drain-plan: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
   try {

@@ -4,20 +4,12 @@
  * patch sets or removes the Node annotation `gantry.dev/fail: "true"`, which the kubelet fleet
  * obeys. The node lifecycle controller then does what it does to a real dead node.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { Node } from "../api/index.ts";
-import {
-  decodeCertificateAuthority,
-  type HttpClient,
-  isNotFound,
-  loadKubeconfig,
-  newClient,
-  nodesResource,
-  TransportError,
-} from "../client/index.ts";
+import { type HttpClient, isNotFound, nodesResource, TransportError } from "../client/index.ts";
 import { failAnnotation, kubeletAnnotation, noKubelet } from "../kubelet/index.ts";
+import { clientForKubeconfig } from "./kubeconfig-client.ts";
 
 export const nodeUsage = `Usage: gantry node <fail|recover> NAME [options]
 
@@ -88,29 +80,7 @@ function parse(argv: readonly string[]): { action: Action; node: string; kubecon
 }
 
 function clientFor(kubeconfigPath: string): HttpClient {
-  let text: string;
-  try {
-    text = readFileSync(kubeconfigPath, "utf8");
-  } catch (error: unknown) {
-    const code = (error as { code?: unknown }).code;
-    throw new Error(
-      code === "ENOENT"
-        ? `Cannot find the kubeconfig ${kubeconfigPath}: start the cluster with \`gantry up\` first (or point --data-dir or --kubeconfig at it)`
-        : `Cannot read the kubeconfig ${kubeconfigPath}: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-  const config = loadKubeconfig(text);
-  return newClient({
-    server: config.server,
-    userAgent: "gantry/node",
-    fieldManager: "gantry-node",
-    ...(config.token === undefined ? {} : { token: config.token }),
-    ...(config.certificateAuthorityData === undefined
-      ? {}
-      : { ca: decodeCertificateAuthority(config.certificateAuthorityData) }),
-    ...(config.insecureSkipTlsVerify === true ? { insecureSkipTlsVerify: true } : {}),
-    requestTimeoutMs: 10_000,
-  });
+  return clientForKubeconfig(kubeconfigPath, "node");
 }
 
 const doneText: Readonly<Record<Action, (node: string) => string>> = {
