@@ -145,6 +145,14 @@ export function isConflict(error: unknown): boolean {
   return error instanceof ApiError && error.reason === "Conflict";
 }
 
+/** A create refused because its namespace is being deleted (cause `NamespaceTerminating`). */
+export function isNamespaceTerminating(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    (error.details?.causes ?? []).some((c) => c.reason === "NamespaceTerminating")
+  );
+}
+
 /** 410 Expired or Gone: the requested revision is no longer available; relist. */
 export function isResourceExpired(error: unknown): boolean {
   return codeOf(error) === 410;

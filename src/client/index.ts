@@ -45,6 +45,7 @@ export {
   fromStatus,
   isAlreadyExists,
   isConflict,
+  isNamespaceTerminating,
   isNotFound,
   isResourceExpired,
   isTooLargeResourceVersion,

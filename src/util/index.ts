@@ -11,6 +11,7 @@ export { type Random, seededRandom, systemRandom } from "./random.ts";
 export {
   assertNever,
   type DeepReadonly,
+  errorMessage,
   isPlainObject,
   type Json,
   type JsonObject,

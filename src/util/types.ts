@@ -24,3 +24,8 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 export function assertNever(value: never, what = "value"): never {
   throw new TypeError(`Unexpected ${what}: ${JSON.stringify(value)}`);
 }
+
+/** The message of a thrown value: an Error's message, anything else as a string. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

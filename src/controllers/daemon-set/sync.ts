@@ -1,6 +1,5 @@
 /** One reconcile of a DaemonSet (upstream's `syncDaemonSet`, `manage`, `syncNodes`). */
 import {
-  ApiError,
   type ControllerRevision,
   type DaemonSet,
   type LabelSelector,
@@ -14,12 +13,13 @@ import {
   type Client,
   controllerRevisionsResource,
   daemonSetsResource,
+  isNamespaceTerminating,
   isNotFound,
   keyOf,
   podsResource,
   type SharedInformer,
 } from "../../client/index.ts";
-import type { Clock, DeepReadonly } from "../../util/index.ts";
+import { type Clock, type DeepReadonly, errorMessage } from "../../util/index.ts";
 import {
   claimObjects,
   done,
@@ -65,17 +65,6 @@ export interface DaemonSetContext {
 }
 
 type DS = DeepReadonly<DaemonSet>;
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function isNamespaceTerminating(error: unknown): boolean {
-  return (
-    error instanceof ApiError &&
-    (error.details?.causes ?? []).some((c) => c.reason === "NamespaceTerminating")
-  );
-}
 
 /** `getNodesToDaemonPods`: owned pods by target node, without those finished and being deleted. */
 function groupByNode(pods: readonly DeepReadonly<Pod>[]): Map<string, DeepReadonly<Pod>[]> {
@@ -263,7 +252,12 @@ async function syncNodes(
         } catch (error: unknown) {
           if (isNamespaceTerminating(error)) return;
           context.creations.creationObserved(key);
-          events.event(involved, "Warning", "FailedCreate", `Error creating: ${messageOf(error)}`);
+          events.event(
+            involved,
+            "Warning",
+            "FailedCreate",
+            `Error creating: ${errorMessage(error)}`,
+          );
           throw error;
         }
       }),
@@ -287,7 +281,7 @@ async function syncNodes(
       } catch (error: unknown) {
         context.deletions.deletionObserved(key, keyOf(pod));
         if (isNotFound(error)) return;
-        events.event(involved, "Warning", "FailedDelete", `Error deleting: ${messageOf(error)}`);
+        events.event(involved, "Warning", "FailedDelete", `Error deleting: ${errorMessage(error)}`);
         throw error;
       }
     }),

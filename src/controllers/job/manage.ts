@@ -3,15 +3,16 @@
  * (all of them while suspended), or create missing ones after the pod-failure backoff, in
  * slow-start batches, with the completion indexes still pending for Indexed Jobs.
  */
+import { isPodReady, type Job, type Pod, type WorkloadReference } from "../../api/index.ts";
 import {
-  ApiError,
-  isPodReady,
-  type Job,
-  type Pod,
-  type WorkloadReference,
-} from "../../api/index.ts";
-import { type Client, isNotFound, jobsResource, keyOf, podsResource } from "../../client/index.ts";
-import type { Clock, DeepReadonly } from "../../util/index.ts";
+  type Client,
+  isNamespaceTerminating,
+  isNotFound,
+  jobsResource,
+  keyOf,
+  podsResource,
+} from "../../client/index.ts";
+import { type Clock, type DeepReadonly, errorMessage } from "../../util/index.ts";
 import {
   type EventRecorder,
   type Expectations,
@@ -35,10 +36,6 @@ export interface JobWrites {
   readonly clock: Clock;
   readonly events: EventRecorder;
   readonly expectations: Expectations;
-}
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -156,14 +153,6 @@ export async function manageJob(
   return outcome;
 }
 
-/** A create refused because the namespace is being deleted: nothing to retry. */
-export function isNamespaceTerminating(error: unknown): boolean {
-  return (
-    error instanceof ApiError &&
-    (error.details?.causes ?? []).some((c) => c.reason === "NamespaceTerminating")
-  );
-}
-
 /** Creates one pod per entry of `indexes` in slow-start batches (1, 2, 4, …). */
 async function createJobPods(
   writes: JobWrites,
@@ -203,7 +192,7 @@ async function createJobPods(
             involved,
             "Warning",
             "FailedCreate",
-            `Error creating: ${messageOf(error)}`,
+            `Error creating: ${errorMessage(error)}`,
           );
           throw error;
         }
@@ -254,7 +243,7 @@ async function deleteJobPods(
             involved,
             "Warning",
             "FailedDelete",
-            `Error deleting: ${messageOf(error)}`,
+            `Error deleting: ${errorMessage(error)}`,
           );
           throw error;
         }

@@ -8,14 +8,14 @@ import type { Job, Pod, PodGroup, Workload, WorkloadReference } from "../../api/
 import {
   type Client,
   isAlreadyExists,
+  isNamespaceTerminating,
   jobsResource,
   podGroupsResource,
   type SharedInformer,
   workloadsResource,
 } from "../../client/index.ts";
-import type { DeepReadonly } from "../../util/index.ts";
+import { type DeepReadonly, errorMessage } from "../../util/index.ts";
 import { type EventRecorder, isControlledBy, referenceTo } from "../framework/index.ts";
-import { isNamespaceTerminating, messageOf } from "./manage.ts";
 import {
   canCreateSchedulingObjects,
   decideJobScheduling,
@@ -133,7 +133,7 @@ async function createWorkload(
       involved,
       "Warning",
       "FailedWorkloadCreate",
-      `Failed to create Workload for Job ${jobName}: ${messageOf(error)}`,
+      `Failed to create Workload for Job ${jobName}: ${errorMessage(error)}`,
     );
     throw error;
   }

@@ -4,7 +4,6 @@
  * write the status.
  */
 import {
-  ApiError,
   type DefaultedLeaderWorkerSet,
   defaultLeaderWorkerSet,
   fieldErrorString,
@@ -23,6 +22,7 @@ import {
   type Client,
   isAlreadyExists,
   isConflict,
+  isNamespaceTerminating,
   isNotFound,
   keyOf,
   podGroupsResource,
@@ -31,7 +31,7 @@ import {
   type SharedInformer,
   workloadsResource,
 } from "../../client/index.ts";
-import type { Clock, DeepReadonly } from "../../util/index.ts";
+import { type Clock, type DeepReadonly, errorMessage } from "../../util/index.ts";
 import {
   claimObjects,
   done,
@@ -85,17 +85,6 @@ export interface LeaderWorkerSetContext {
 }
 
 type SetObject = DeepReadonly<LeaderWorkerSet>;
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function isNamespaceTerminating(error: unknown): boolean {
-  return (
-    error instanceof ApiError &&
-    (error.details?.causes ?? []).some((c) => c.reason === "NamespaceTerminating")
-  );
-}
 
 /** Converges the LeaderWorkerSet stored under `key`. */
 export async function reconcileLeaderWorkerSet(
@@ -203,7 +192,7 @@ async function ensureWorkload(
         involved,
         "Warning",
         "FailedCreate",
-        `Failed to create Workload ${namespace}/${name}: ${messageOf(error)}`,
+        `Failed to create Workload ${namespace}/${name}: ${errorMessage(error)}`,
       );
       throw error;
     }
@@ -262,7 +251,7 @@ async function execute(
             involved,
             "Warning",
             "FailedDelete",
-            `Failed to delete pod ${pod.metadata.name ?? ""}: ${messageOf(error)}`,
+            `Failed to delete pod ${pod.metadata.name ?? ""}: ${errorMessage(error)}`,
           );
           throw error;
         }
@@ -331,7 +320,7 @@ async function createGroup(
             involved,
             "Warning",
             "FailedCreate",
-            `Failed to create PodGroup ${creation.podGroup.metadata.name ?? ""}: ${messageOf(error)}`,
+            `Failed to create PodGroup ${creation.podGroup.metadata.name ?? ""}: ${errorMessage(error)}`,
           );
           throw error;
         }
@@ -349,7 +338,7 @@ async function createGroup(
             involved,
             "Warning",
             "FailedCreate",
-            `Failed to create pod ${pod.metadata.name ?? ""}: ${messageOf(error)}`,
+            `Failed to create pod ${pod.metadata.name ?? ""}: ${errorMessage(error)}`,
           );
         }
         throw error;

@@ -6,8 +6,8 @@ import {
   matchesLabels,
   type Pod,
 } from "../../api/index.ts";
-import { isNotFound, keyOf, podsResource } from "../../client/index.ts";
-import type { DeepReadonly } from "../../util/index.ts";
+import { isNamespaceTerminating, isNotFound, keyOf, podsResource } from "../../client/index.ts";
+import { type DeepReadonly, errorMessage } from "../../util/index.ts";
 import {
   claimObjects,
   controllerRefOf,
@@ -98,14 +98,6 @@ export async function reconcileReplicaSet(
   return done;
 }
 
-/** Whether a create failed because the namespace is going away (nothing to retry then). */
-function isNamespaceTerminating(error: unknown): boolean {
-  return (
-    error instanceof ApiError &&
-    (error.details?.causes ?? []).some((c) => c.reason === "NamespaceTerminating")
-  );
-}
-
 /** Creates or deletes pods so that `owned` reaches the desired count (at most a burst). */
 async function manageReplicas(
   context: ReplicaSetContext,
@@ -140,7 +132,7 @@ async function manageReplicas(
       } catch (error: unknown) {
         // Creates fail for good in a terminating namespace: nothing to report.
         if (isNamespaceTerminating(error)) return;
-        events.event(involved, "Warning", "FailedCreate", `Error creating: ${messageOf(error)}`);
+        events.event(involved, "Warning", "FailedCreate", `Error creating: ${errorMessage(error)}`);
         throw error;
       }
     });
@@ -162,7 +154,12 @@ async function manageReplicas(
         } catch (error: unknown) {
           expectations.deletionObserved(key, keyOf(pod));
           if (isNotFound(error)) return;
-          events.event(involved, "Warning", "FailedDelete", `Error deleting: ${messageOf(error)}`);
+          events.event(
+            involved,
+            "Warning",
+            "FailedDelete",
+            `Error deleting: ${errorMessage(error)}`,
+          );
           throw error;
         }
       }),
@@ -199,8 +196,4 @@ function relatedPods(
     }
   }
   return [...seen.values()];
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -13,12 +13,13 @@ import {
   type Client,
   controllerRevisionsResource,
   isConflict,
+  isNamespaceTerminating,
   isNotFound,
   podsResource,
   type SharedInformer,
   statefulSetsResource,
 } from "../../client/index.ts";
-import type { Clock, DeepReadonly } from "../../util/index.ts";
+import { type Clock, type DeepReadonly, errorMessage } from "../../util/index.ts";
 import {
   claimObjects,
   done,
@@ -54,17 +55,6 @@ export interface StatefulSetContext {
 }
 
 type StatefulSetObject = DeepReadonly<StatefulSet>;
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function isNamespaceTerminating(error: unknown): boolean {
-  return (
-    error instanceof ApiError &&
-    (error.details?.causes ?? []).some((c) => c.reason === "NamespaceTerminating")
-  );
-}
 
 /** Converges the StatefulSet stored under `key`. */
 export async function reconcileStatefulSet(
@@ -198,7 +188,7 @@ async function execute(
         involved,
         "Warning",
         `Failed${title}`,
-        `${verb} Pod ${podName} in StatefulSet ${setName} failed error: ${messageOf(error)}`,
+        `${verb} Pod ${podName} in StatefulSet ${setName} failed error: ${errorMessage(error)}`,
       );
     }
   };
