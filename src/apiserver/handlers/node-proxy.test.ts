@@ -4,14 +4,14 @@ import type { AddressInfo } from "node:net";
 import { test } from "node:test";
 import { startTestServer } from "../crd/test-fixtures.ts";
 
-function nodeAt(name: string, port: number): object {
+function nodeAt(name: string, port: number, address = "127.0.0.1"): object {
   return {
     apiVersion: "v1",
     kind: "Node",
     metadata: { name },
     status: {
       addresses: [
-        { type: "InternalIP", address: "127.0.0.1" },
+        { type: "InternalIP", address },
         { type: "Hostname", address: name },
       ],
       daemonEndpoints: { kubeletEndpoint: { Port: port } },
@@ -42,18 +42,20 @@ test("nodes/proxy: forwards GET to the kubelet with the node's name as Host", as
 });
 
 test("nodes/proxy: an unreachable kubelet is a 503 Status naming the address", async () => {
+  // A port freed on 127.0.0.2: the other tests listen on 127.0.0.1, so none of them can take it
+  // meanwhile (on 127.0.0.1 a concurrent test did, and answered 404).
   const closed = createServer();
-  await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", () => resolve()));
+  await new Promise<void>((resolve) => closed.listen(0, "127.0.0.2", () => resolve()));
   const port = (closed.address() as AddressInfo).port;
   await new Promise<void>((resolve) => closed.close(() => resolve()));
   await using server = await startTestServer();
-  await server.request("POST", "/api/v1/nodes", nodeAt("n2", port));
+  await server.request("POST", "/api/v1/nodes", nodeAt("n2", port, "127.0.0.2"));
   const reply = await server.request("GET", "/api/v1/nodes/n2/proxy/spec/");
   assert.equal(reply.status, 503);
   assert.equal(reply.body.kind, "Status");
   assert.equal(
     reply.body.message,
-    `error trying to reach service: dial tcp 127.0.0.1:${port}: connect: connection refused`,
+    `error trying to reach service: dial tcp 127.0.0.2:${port}: connect: connection refused`,
   );
   const missing = await server.request("GET", "/api/v1/nodes/none/proxy/spec/");
   assert.equal(missing.status, 404);
