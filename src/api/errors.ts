@@ -1,4 +1,4 @@
-import { isPlainObject } from "../util/index.ts";
+import { errorMessage, isPlainObject } from "../util/index.ts";
 
 /** `metav1.StatusReason` values gantry returns. */
 export type StatusReason =
@@ -221,7 +221,7 @@ export function unauthorized(): ApiError {
 /** Wraps anything thrown into an ApiError; unknown failures become a 500 that keeps the cause. */
 export function asApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const wrapped = internalError(message);
   if (error instanceof Error) wrapped.cause = error;
   return wrapped;

@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { errorMessage } from "../util/index.ts";
 import { TransportError } from "./errors.ts";
 
 /** How to reach one server: the parsed URL, the connection pool and the fixed headers. */
@@ -159,7 +160,7 @@ export function asTransportError(error: unknown, describe: string): TransportErr
     error instanceof Error && "code" in error && typeof error.code === "string"
       ? error.code
       : "ECONNRESET";
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return new TransportError(`Cannot ${describe}: ${message}`, code, { cause: error });
 }
 

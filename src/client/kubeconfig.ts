@@ -1,5 +1,5 @@
 import { parse } from "yaml";
-import { isPlainObject } from "../util/index.ts";
+import { errorMessage, isPlainObject } from "../util/index.ts";
 
 /** What a client needs from a kubeconfig's current context. */
 export interface KubeconfigCluster {
@@ -97,5 +97,5 @@ function stringField(object: Record<string, unknown>, key: string): string | und
 }
 
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }

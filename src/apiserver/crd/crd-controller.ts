@@ -4,7 +4,13 @@ import {
   type KubeObject,
   kindDefinitionForCrd,
 } from "../../api/index.ts";
-import { type Clock, type JsonObject, type Logger, rfc3339 } from "../../util/index.ts";
+import {
+  type Clock,
+  errorMessage,
+  type JsonObject,
+  type Logger,
+  rfc3339,
+} from "../../util/index.ts";
 import { crdPrinter, type TablePrinter } from "../printers/index.ts";
 import type { Store, WriteContext } from "../registry/generic/store.ts";
 import type { ResourceEntry } from "../registry/generic/strategy.ts";
@@ -288,7 +294,7 @@ export class CrdController {
           type: "Terminating",
           status: "True",
           reason: "InstanceDeletionFailed",
-          message: `could not issue all deletes: ${error instanceof Error ? error.message : String(error)}`,
+          message: `could not issue all deletes: ${errorMessage(error)}`,
         });
         throw error;
       }
@@ -369,7 +375,7 @@ export class CrdController {
         await store.delete(object.namespace, object.name, {}, controllerContext());
       } catch (error: unknown) {
         if (error instanceof Error && "code" in error && error.code === 404) continue;
-        errors.push(error instanceof Error ? error.message : String(error));
+        errors.push(errorMessage(error));
       }
     }
     if (errors.length > 0) {

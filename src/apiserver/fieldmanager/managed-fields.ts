@@ -1,5 +1,5 @@
 import { ApiError, badRequest, type ManagedFieldsEntry, type SchemaRoot } from "../../api/index.ts";
-import { isPlainObject, type Json, type JsonObject } from "../../util/index.ts";
+import { errorMessage, isPlainObject, type Json, type JsonObject } from "../../util/index.ts";
 import { ConflictsError, conflictError, conflictsFrom } from "./conflict.ts";
 import { FieldSet } from "./field-set.ts";
 import {
@@ -419,5 +419,5 @@ function objectGvkNn(obj: JsonObject): string {
 }
 
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }

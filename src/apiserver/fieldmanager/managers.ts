@@ -1,5 +1,5 @@
 import type { ManagedFieldsEntry } from "../../api/index.ts";
-import { isPlainObject } from "../../util/index.ts";
+import { errorMessage, isPlainObject } from "../../util/index.ts";
 import { FieldSet } from "./field-set.ts";
 import { goJson } from "./path-element.ts";
 import { jsonEqual } from "./typed.ts";
@@ -71,7 +71,7 @@ export function decodeManagedFields(entries: unknown): Managers {
     try {
       set = FieldSet.fromFieldsV1(raw["fieldsV1"]);
     } catch (error: unknown) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       throw new Error(
         `error decoding versioned set from entry ${i}: error decoding set: ${reason}`,
       );

@@ -1,4 +1,4 @@
-import { isPlainObject, type Json } from "../../util/index.ts";
+import { errorMessage, isPlainObject, type Json } from "../../util/index.ts";
 
 /**
  * One step of a field path, as structured-merge-diff models it: a field (or map key) name, the
@@ -199,7 +199,7 @@ function parseJson(text: string): Json {
   try {
     return JSON.parse(text) as Json;
   } catch (error: unknown) {
-    throw new SyntaxError(error instanceof Error ? error.message : String(error));
+    throw new SyntaxError(errorMessage(error));
   }
 }
 

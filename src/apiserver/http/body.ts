@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { parse as parseYaml } from "yaml";
 import { badRequest, tooLarge, unsupportedMediaType } from "../../api/index.ts";
-import { isPlainObject } from "../../util/index.ts";
+import { errorMessage, isPlainObject } from "../../util/index.ts";
 import { mediaTypeOf } from "./accept.ts";
 
 /** Upstream's limit for a request body. */
@@ -154,7 +154,7 @@ export function parseJson(body: Buffer | string): unknown {
   try {
     value = JSON.parse(text);
   } catch (error: unknown) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw badRequest(`the body of the request could not be decoded as JSON: ${reason}`);
   }
   if (mayNestTooDeeply(text)) checkNesting(value, "JSON");

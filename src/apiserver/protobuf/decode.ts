@@ -4,6 +4,7 @@
 // contentType = 4}; `raw` holds the object's message.
 
 import { type ApiError, badRequest, unsupportedMediaType } from "../../api/index.ts";
+import { errorMessage } from "../../util/index.ts";
 import { decodeMessage } from "./message.ts";
 import { messageForKind, messageRegistry } from "./registry.ts";
 import { WireError, WireReader, wireType } from "./wire.ts";
@@ -88,7 +89,7 @@ function unrecognized(message: string, body: Uint8Array, options: DecodeOptions)
 }
 
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
 
 /**

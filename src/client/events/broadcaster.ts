@@ -12,7 +12,13 @@
  * A write that the server refuses is dropped; one that cannot reach the server is retried.
  */
 import type { Event, ObjectReference } from "../../api/index.ts";
-import { type Clock, type DeepReadonly, type Logger, rfc3339 } from "../../util/index.ts";
+import {
+  type Clock,
+  type DeepReadonly,
+  errorMessage,
+  type Logger,
+  rfc3339,
+} from "../../util/index.ts";
 import { type Client, eventsResource, type ResourceRef } from "../client.ts";
 import { isNotFound, TransportError } from "../errors.ts";
 import { type CorrelatorOptions, EventCorrelator } from "./correlator.ts";
@@ -143,7 +149,7 @@ export function newEventBroadcaster(
           deps.logger.v(reachable ? 2 : 0).info("Could not record event, dropping it", {
             object: `${pending.event.involvedObject.namespace ?? ""}/${pending.event.involvedObject.name ?? ""}`,
             reason: pending.event.reason,
-            error: error instanceof Error ? error.message : String(error),
+            error: errorMessage(error),
           });
           return;
         }

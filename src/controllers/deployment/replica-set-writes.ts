@@ -19,6 +19,7 @@ import {
   type SharedInformer,
 } from "../../client/index.ts";
 import type { Clock, DeepReadonly, Logger } from "../../util/index.ts";
+import { errorMessage } from "../../util/index.ts";
 import {
   computeHash,
   controllerRefOf,
@@ -232,7 +233,7 @@ async function newReplicaSet(
         error instanceof ApiError &&
         (error.details?.causes ?? []).some((c) => c.reason === "NamespaceTerminating");
       if (terminating) throw error;
-      const message = `Failed to create new replica set "${name}": ${error instanceof Error ? error.message : String(error)}`;
+      const message = `Failed to create new replica set "${name}": ${errorMessage(error)}`;
       if (hasProgressDeadline(d)) {
         d.status = {
           ...d.status,

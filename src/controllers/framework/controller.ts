@@ -14,6 +14,7 @@ import {
   type SharedInformer,
 } from "../../client/index.ts";
 import type { Clock, DeepReadonly, Logger } from "../../util/index.ts";
+import { errorMessage } from "../../util/index.ts";
 
 /** What a reconcile asks for besides success. */
 export interface ReconcileResult {
@@ -51,7 +52,7 @@ export class TerminalError extends Error {
 /** Wraps `error` so the runner records it and does not retry. */
 export function terminal(error: unknown): TerminalError {
   if (error instanceof TerminalError) return error;
-  return new TerminalError(error instanceof Error ? error.message : String(error), {
+  return new TerminalError(errorMessage(error), {
     cause: error,
   });
 }

@@ -16,6 +16,7 @@ import {
   type ResourceRef,
 } from "../../client/index.ts";
 import type { DeepReadonly } from "../../util/index.ts";
+import { errorMessage } from "../../util/index.ts";
 
 /** The resource a CRD serves, at its storage version; `undefined` until it is Established. */
 export function resourceOfCrd(
@@ -69,7 +70,7 @@ export function newResourceDiscovery(
         }
       } catch (error: unknown) {
         errors.push(
-          `${customResourceDefinitionsResource.group}/${customResourceDefinitionsResource.version}: ${error instanceof Error ? error.message : String(error)}`,
+          `${customResourceDefinitionsResource.group}/${customResourceDefinitionsResource.version}: ${errorMessage(error)}`,
         );
       }
       return { resources, errors };

@@ -18,7 +18,7 @@ import {
   secretsResource,
 } from "../../client/index.ts";
 import { eventually, makePod, makeReplicaSet, startClusterHarness } from "../../testing/index.ts";
-import { discardLogger, systemClock, systemRandom } from "../../util/index.ts";
+import { discardLogger, errorMessage, systemClock, systemRandom } from "../../util/index.ts";
 import { newControllerManager } from "../index.ts";
 
 async function startEnv(wrap: (client: Client) => Client = (client) => client) {
@@ -161,7 +161,7 @@ test("Namespace controller: content held by a finalizer keeps the namespace Term
     .patch(namespacesResource, undefined, "team", "merge", {}, { subresource: "status" })
     .then(
       () => "routed",
-      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      (error: unknown) => errorMessage(error),
     );
   assert.equal(probe, "routed", "PATCH /api/v1/namespaces/team/status must reach the namespace");
   await env.client.create<ConfigMap>(

@@ -16,6 +16,7 @@ import {
   podsResource,
 } from "../../client/index.ts";
 import type { Clock, DeepReadonly, Logger } from "../../util/index.ts";
+import { errorMessage } from "../../util/index.ts";
 import {
   type Controller,
   defineController,
@@ -258,7 +259,7 @@ export function newNodeLifecycleController(
     } catch (error: unknown) {
       deps.logger.v(2).info("Could not update node health, retrying next pass", {
         node: node.metadata.name,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       });
       return false;
     }
@@ -345,7 +346,7 @@ export function newNodeLifecycleController(
         } catch (error: unknown) {
           deps.logger.v(2).info("Could not taint node, retrying", {
             node: name,
-            error: error instanceof Error ? error.message : String(error),
+            error: errorMessage(error),
           });
           return false;
         }

@@ -5,6 +5,7 @@
  */
 import type { Node, Pod } from "../../api/index.ts";
 import type { DeepReadonly, JsonObject } from "../../util/index.ts";
+import { errorMessage } from "../../util/index.ts";
 import type { KubeletSettings } from "../config/cluster-config.ts";
 import type { MetricFamily } from "../internal/prometheus-text.ts";
 import type { MachineTopology } from "../machine/machine-info.ts";
@@ -86,7 +87,7 @@ export function runAdmitHandlers(
     try {
       result = handler.admit(attributes);
     } catch (error: unknown) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       result = {
         admit: false,
         reason: "UnexpectedAdmissionError",

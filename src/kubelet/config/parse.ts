@@ -20,7 +20,7 @@ import {
   validateLabels,
   validateNodeTaints,
 } from "../../api/index.ts";
-import { isPlainObject, type JsonObject } from "../../util/index.ts";
+import { errorMessage, isPlainObject, type JsonObject } from "../../util/index.ts";
 import { findPreset, presetNames } from "../cpumanager/topology/presets.ts";
 import { cpuManagerProblem } from "../cpumanager/validate.ts";
 import { parseIpv4Cidr, subnetCount } from "../internal/cidr.ts";
@@ -115,7 +115,7 @@ function readTopologyField(
   } catch (error: unknown) {
     problems.add(
       childPath(path, "file"),
-      `cannot read ${JSON.stringify(file)}: ${error instanceof Error ? error.message : String(error)}`,
+      `cannot read ${JSON.stringify(file)}: ${errorMessage(error)}`,
     );
     return undefined;
   }

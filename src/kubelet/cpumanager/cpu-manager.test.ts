@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Pod } from "../../api/index.ts";
+import { errorMessage } from "../../util/index.ts";
 import { defaultKubeletSettings, type KubeletSettings } from "../config/cluster-config.ts";
 import { flatMachineTopology } from "../machine/machine-info.ts";
 import { newCpuManagerAdmitHandlers } from "./admit-handlers.ts";
@@ -177,7 +178,7 @@ for (const c of reservedCases) {
       const r = reservedCpuCount({ ...defaultKubeletSettings, ...c.kubelet });
       got = `${r.count} ${r.cpus.toString()}`;
     } catch (error: unknown) {
-      got = error instanceof Error ? error.message : String(error);
+      got = errorMessage(error);
     }
     assert.equal(got, c.want);
   });

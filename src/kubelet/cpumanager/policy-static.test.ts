@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { errorMessage } from "../../util/index.ts";
 import { CpuSet } from "./cpuset.ts";
 import { testPod } from "./internal/test-pods.ts";
 import { guaranteedCpus, podGuaranteedCpus, StaticPolicy } from "./policy-static.ts";
@@ -239,7 +240,7 @@ for (const c of startCases) {
       policy.start(state);
       got = `shared ${state.defaultCpuSet().toString()}`;
     } catch (error: unknown) {
-      got = error instanceof Error ? error.message : String(error);
+      got = errorMessage(error);
     }
     assert.equal(got, c.want);
   });

@@ -3,6 +3,8 @@
  * requirement every v1 CRD must meet: every field is typed outside of logical junctors, junctors
  * only restrict values, and metadata may only be restricted in `name`/`generateName`.
  */
+
+import { errorMessage } from "../../../util/index.ts";
 import {
   type FieldError,
   type FieldErrorList,
@@ -194,7 +196,7 @@ function valueValidation(
     try {
       new RegExp(s.pattern, "u");
     } catch (error: unknown) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       errs.push(
         invalid(
           path.child("pattern"),

@@ -1,4 +1,6 @@
 /** Resource names and quantities in ResourceLists (`pkg/apis/core/validation`, `helper`). */
+
+import { errorMessage } from "../../../util/index.ts";
 import { type FieldErrorList, invalid, required } from "../../meta/field-errors.ts";
 import type { FieldPath } from "../../meta/field-path.ts";
 import {
@@ -56,7 +58,7 @@ export function parseQuantityField(
   try {
     return parseQuantity(String(text));
   } catch (error) {
-    errs.push(invalid(path, text, error instanceof Error ? error.message : String(error)));
+    errs.push(invalid(path, text, errorMessage(error)));
     return undefined;
   }
 }

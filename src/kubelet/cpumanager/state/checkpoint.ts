@@ -4,6 +4,8 @@
  * (Go's `json.Marshal`: sorted map keys, `entries` left out when empty), and its restore with
  * upstream's checks and messages.
  */
+
+import { errorMessage } from "../../../util/index.ts";
 import { CpuSet } from "../cpuset.ts";
 import { checksumV1, checksumV2 } from "./checksum.ts";
 import { CpuManagerState } from "./state.ts";
@@ -81,7 +83,7 @@ function decode(text: string): Decoded {
   try {
     raw = JSON.parse(text);
   } catch (error: unknown) {
-    throw new CheckpointError(error instanceof Error ? error.message : String(error));
+    throw new CheckpointError(errorMessage(error));
   }
   if (!isObject(raw))
     throw new CheckpointError("json: cannot unmarshal the checkpoint: not an object");
@@ -135,7 +137,7 @@ export function decodeCheckpoint(text: string, policyName: string, path: string)
       defaultCpuSet = CpuSet.parse(decoded.defaultCpuSet);
     } catch (error: unknown) {
       throw new CheckpointError(
-        `could not parse default cpu set ${goString(decoded.defaultCpuSet)}: ${error instanceof Error ? error.message : String(error)}`,
+        `could not parse default cpu set ${goString(decoded.defaultCpuSet)}: ${errorMessage(error)}`,
       );
     }
     const state = new CpuManagerState(defaultCpuSet);
@@ -145,7 +147,7 @@ export function decodeCheckpoint(text: string, policyName: string, path: string)
           state.setCpuSet(pod, container, CpuSet.parse(text));
         } catch (error: unknown) {
           throw new CheckpointError(
-            `could not parse cpuset ${goString(text)} for container ${goString(container)} in pod ${goString(pod)}: ${error instanceof Error ? error.message : String(error)}`,
+            `could not parse cpuset ${goString(text)} for container ${goString(container)} in pod ${goString(pod)}: ${errorMessage(error)}`,
           );
         }
       }
