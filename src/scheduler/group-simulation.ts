@@ -13,7 +13,6 @@ import {
   CycleState,
   FitError,
   type GroupSimulation,
-  isRejected,
   isSuccess,
   type NodeToStatusReader,
   newStatus,
@@ -26,7 +25,7 @@ import {
   withError,
 } from "./framework/index.ts";
 import type { Framework } from "./runtime/index.ts";
-import { singleNodeFitError } from "./schedule-one.ts";
+import { assumeAndReserve, unreserveAndForget } from "./schedule-one.ts";
 import type { SchedulerContext } from "./scheduling-failure.ts";
 
 /** A member placed in the simulation: its cycle state, node and assumed copy. */
@@ -85,23 +84,11 @@ export class CycleSimulation implements GroupSimulation {
   #assume(pod: PodObject, host: string, state: CycleState): Attempt {
     const ctx = this.#ctx;
     const fw = this.#fw;
-    const assumed: DeepReadonly<Pod> = { ...pod, spec: { ...pod.spec, nodeName: host } };
-    ctx.cache.assumePod(assumed);
-    // Nominated to a node and assumed there would count twice for the next members.
-    ctx.queue.nominator.delete(assumed);
-    const reserved = fw.runReservePluginsReserve(state, assumed, host);
-    if (!isSuccess(reserved)) {
-      fw.runReservePluginsUnreserve(state, assumed, host);
-      ctx.cache.forgetPod(assumed);
-      ctx.cache.updateSnapshot(ctx.snapshot);
-      const status = isRejected(reserved) ? singleNodeFitError(pod, host, reserved) : reserved;
-      return { status, state };
-    }
+    const reservation = assumeAndReserve(ctx, fw, state, pod, host);
     ctx.cache.updateSnapshot(ctx.snapshot);
-    this.#undo.push(() => {
-      fw.runReservePluginsUnreserve(state, assumed, host);
-      ctx.cache.forgetPod(assumed);
-    });
+    if ("status" in reservation) return { status: reservation.status, state };
+    const assumed = reservation.assumed;
+    this.#undo.push(() => unreserveAndForget(ctx, fw, state, assumed, host));
     return { placed: { state, host, assumed } };
   }
 
@@ -154,8 +141,7 @@ export class CycleSimulation implements GroupSimulation {
 
   /** Undoes one placement (a member that fails after the group committed, at Permit). */
   static forget(ctx: SchedulerContext, fw: Framework, placement: Placement): void {
-    fw.runReservePluginsUnreserve(placement.state, placement.assumed, placement.host);
-    ctx.cache.forgetPod(placement.assumed);
+    unreserveAndForget(ctx, fw, placement.state, placement.assumed, placement.host);
   }
 
   #podInfo(pod: PodObject): PodInfo {

@@ -97,27 +97,51 @@ async function schedulingCycle(
   }
   const host = selected.host;
 
-  // Assume: count the pod on the node now; binding confirms it later.
-  const assumed: DeepReadonly<Pod> = { ...pod, spec: { ...pod.spec, nodeName: host } };
-  ctx.cache.assumePod(assumed);
-  ctx.queue.nominator.delete(assumed);
-
-  const reserved = fw.runReservePluginsReserve(state, assumed, host);
-  if (!isSuccess(reserved)) {
-    fw.runReservePluginsUnreserve(state, assumed, host);
-    ctx.cache.forgetPod(assumed);
-    const status = isRejected(reserved) ? singleNodeFitError(pod, host, reserved) : reserved;
-    return { status, nominatingInfo: clearNomination };
-  }
+  const reservation = assumeAndReserve(ctx, fw, state, pod, host);
+  if ("status" in reservation)
+    return { status: reservation.status, nominatingInfo: clearNomination };
+  const assumed = reservation.assumed;
   const permitted = fw.runPermitPlugins(state, assumed, host);
   if (!isSuccess(permitted) && permitted.code !== "Wait") {
-    fw.runReservePluginsUnreserve(state, assumed, host);
-    ctx.cache.forgetPod(assumed);
+    unreserveAndForget(ctx, fw, state, assumed, host);
     const status = isRejected(permitted) ? singleNodeFitError(pod, host, permitted) : permitted;
     return { status, nominatingInfo: clearNomination };
   }
   activatePods(ctx, state);
   return { status: permitted.code === "Wait" ? newStatus("Success") : permitted, host, assumed };
+}
+
+/**
+ * Assume `pod` on `host` (it counts on the node from now on; binding confirms it later) and run
+ * the Reserve plugins. On a Reserve failure everything is undone and the status says why.
+ */
+export function assumeAndReserve(
+  ctx: SchedulerContext,
+  fw: Framework,
+  state: CycleState,
+  pod: DeepReadonly<Pod>,
+  host: string,
+): { readonly assumed: DeepReadonly<Pod> } | { readonly status: Status } {
+  const assumed: DeepReadonly<Pod> = { ...pod, spec: { ...pod.spec, nodeName: host } };
+  ctx.cache.assumePod(assumed);
+  // Nominated to a node and assumed there would count twice.
+  ctx.queue.nominator.delete(assumed);
+  const reserved = fw.runReservePluginsReserve(state, assumed, host);
+  if (isSuccess(reserved)) return { assumed };
+  unreserveAndForget(ctx, fw, state, assumed, host);
+  return { status: isRejected(reserved) ? singleNodeFitError(pod, host, reserved) : reserved };
+}
+
+/** Undoes `assumeAndReserve`: Unreserve plugins, then the node forgets the assumed pod. */
+export function unreserveAndForget(
+  ctx: SchedulerContext,
+  fw: Framework,
+  state: CycleState,
+  assumed: DeepReadonly<Pod>,
+  host: string,
+): void {
+  fw.runReservePluginsUnreserve(state, assumed, host);
+  ctx.cache.forgetPod(assumed);
 }
 
 function activatePods(ctx: SchedulerContext, state: CycleState): void {
@@ -138,8 +162,7 @@ export async function bindingCycle(
 ): Promise<void> {
   const uid = info.podInfo.uid;
   const fail = async (status: Status): Promise<void> => {
-    fw.runReservePluginsUnreserve(state, assumed, host);
-    ctx.cache.forgetPod(assumed);
+    unreserveAndForget(ctx, fw, state, assumed, host);
     // Forgetting frees the node like a deletion of the assumed pod (not for itself).
     const freed = (): void =>
       ctx.queue.moveAllToActiveOrBackoffQueue(
@@ -170,8 +193,7 @@ export async function bindingCycle(
   } catch (error: unknown) {
     if (!ctx.apiCalls.closed) throw error;
     // The scheduler stopped before this pod's turn: nothing was sent, nothing to report.
-    fw.runReservePluginsUnreserve(state, assumed, host);
-    ctx.cache.forgetPod(assumed);
+    unreserveAndForget(ctx, fw, state, assumed, host);
     return;
   }
   if (!isSuccess(bound)) {
