@@ -1,3 +1,5 @@
+import { Fifo } from "../../util/index.ts";
+
 /** What `get` hands out: the next item, or the news that the queue has shut down. */
 export type GetResult<T> =
   | { readonly shutdown: false; readonly item: T }
@@ -32,11 +34,11 @@ export interface WorkQueue<T> {
 
 /** The de-duplicating FIFO underneath every queue. */
 export class Queue<T> implements WorkQueue<T> {
-  readonly #queue: T[] = [];
+  readonly #queue = new Fifo<T>();
   /** Items that need processing: queued, or added again while processing. */
   readonly #dirty = new Set<T>();
   readonly #processing = new Set<T>();
-  #getters: ((result: GetResult<T>) => void)[] = [];
+  readonly #getters = new Fifo<(result: GetResult<T>) => void>();
   #drainers: (() => void)[] = [];
   #shuttingDown = false;
 
@@ -71,7 +73,7 @@ export class Queue<T> implements WorkQueue<T> {
   shutDown(): void {
     this.#shuttingDown = true;
     this.onShutDown();
-    for (const resolve of this.#getters.splice(0)) resolve({ shutdown: true });
+    for (const resolve of this.#getters.drain()) resolve({ shutdown: true });
   }
 
   shutDownWithDrain(): Promise<void> {
