@@ -334,6 +334,12 @@ export interface Client {
     options?: DeleteCollectionOptions,
   ): Promise<void>;
 
+  /**
+   * GET any path of the server (`kubectl get --raw`), such as a node-proxy path, and resolve to
+   * the body of a 2xx answer as text; other codes reject with the ApiError the Status names.
+   */
+  getRaw(path: string, options?: RequestOptions): Promise<string>;
+
   /** GET a subresource (`deployments/NAME/scale`, `pods/NAME/status`). Idempotent. */
   getSubresource<T extends KubeObject = KubeObject>(
     resource: ResourceRef,

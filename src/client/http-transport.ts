@@ -100,29 +100,41 @@ export function newClient(options: HttpClientOptions): HttpClient {
       : AbortSignal.any([options.signal, closing.signal]);
 
   /** Sends a request and decodes the JSON answer; non-2xx becomes an ApiError. */
-  const call = async (
+  /** Sends a request and resolves to the body of a 2xx answer; other codes throw ApiErrors. */
+  const callText = async (
     spec: Omit<HttpRequest, "signal">,
     requestOptions: RequestOptions | undefined,
-  ): Promise<unknown> => {
+  ): Promise<string> => {
     const signal = signalOf(requestOptions);
-    const describe = `${spec.method} ${spec.path}`;
     const res = await send(connection, { ...spec, signal });
     reportWarnings(res);
     let text: string;
     try {
-      text = await readText(res, describe);
+      text = await readText(res, `${spec.method} ${spec.path}`);
     } catch (error: unknown) {
       if (signal.aborted) throw signal.reason;
       throw error;
     }
     const code = res.statusCode ?? 0;
     if (code < 200 || code > 299) throw errorFromResponse(code, text);
+    return text;
+  };
+
+  const call = async (
+    spec: Omit<HttpRequest, "signal">,
+    requestOptions: RequestOptions | undefined,
+  ): Promise<unknown> => {
+    const text = await callText(spec, requestOptions);
     try {
       return JSON.parse(text) as unknown;
     } catch (error: unknown) {
-      throw new TransportError(`Cannot ${describe}: the answer is not JSON`, "EPROTO", {
-        cause: error,
-      });
+      throw new TransportError(
+        `Cannot ${spec.method} ${spec.path}: the answer is not JSON`,
+        "EPROTO",
+        {
+          cause: error,
+        },
+      );
     }
   };
 
@@ -333,6 +345,10 @@ export function newClient(options: HttpClientOptions): HttpClient {
         { method: "DELETE", path, body: JSON.stringify(deleteOptionsBody(deleteOptions)) },
         deleteOptions,
       );
+    },
+
+    getRaw(path: string, requestOptions?: RequestOptions): Promise<string> {
+      return callText({ method: "GET", path }, requestOptions);
     },
 
     async getSubresource<T extends KubeObject>(

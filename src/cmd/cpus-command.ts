@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { parseAllDocuments } from "yaml";
 import { applyPodDefaults, type Pod } from "../api/index.ts";
+import type { HttpClient } from "../client/index.ts";
 import {
   allocatePod,
   type CheckpointStore,
@@ -31,7 +32,9 @@ import {
   type TakeStep,
   takeByTopology,
 } from "../kubelet/index.ts";
-import { kubeconfigGetter, ShowError, showNode, showTable } from "./cpus-show.ts";
+import { errorMessage } from "../util/index.ts";
+import { rawGetter, ShowError, showNode, showTable } from "./cpus-show.ts";
+import { clientForKubeconfig } from "./kubeconfig-client.ts";
 
 export const cpusUsage = `Usage: gantry cpus <take|allocate|compare|show> [options]
 
@@ -138,9 +141,7 @@ function readText(path: string, what: string): string {
   try {
     return readFileSync(path, "utf8");
   } catch (error: unknown) {
-    throw new CpusUsageError(
-      `Cannot read ${what} ${path}: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new CpusUsageError(`Cannot read ${what} ${path}: ${errorMessage(error)}`);
   }
 }
 
@@ -219,9 +220,7 @@ function cpuList(text: string | undefined, flag: string): CpuSet | undefined {
   try {
     return CpuSet.parse(text.trim());
   } catch (error: unknown) {
-    throw new CpusUsageError(
-      `${flag} takes a CPU list such as 0-3,8: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new CpusUsageError(`${flag} takes a CPU list such as 0-3,8: ${errorMessage(error)}`);
   }
 }
 
@@ -247,7 +246,7 @@ function policyOf(
       reservedCpus: reserved,
     });
   } catch (error: unknown) {
-    throw new Refused(error instanceof Error ? error.message : String(error));
+    throw new Refused(errorMessage(error));
   }
 }
 
@@ -302,13 +301,13 @@ function allocate(values: Values, io: CpusCommandIo): number {
       state = decodeCheckpoint(readText(values.state, "the checkpoint"), "static", values.state);
     } catch (error: unknown) {
       if (error instanceof CpusUsageError) throw error;
-      throw new Refused(error instanceof Error ? error.message : String(error));
+      throw new Refused(errorMessage(error));
     }
   }
   try {
     policy.start(state);
   } catch (error: unknown) {
-    throw new Refused(error instanceof Error ? error.message : String(error));
+    throw new Refused(errorMessage(error));
   }
   const affinity = cpuList(values["numa-affinity"], "--numa-affinity");
   const traces = new Map<string, TakeStep[]>();
@@ -407,13 +406,21 @@ async function show(values: Values, node: string | undefined, io: CpusCommandIo)
     throw new CpusUsageError(`--output takes table or json, got "${values.output}"`);
   }
   const kubeconfig = values.kubeconfig ?? join(values["data-dir"], "kubeconfig");
+  let client: HttpClient;
   try {
-    const shown = await showNode(kubeconfigGetter(kubeconfig), node);
+    client = clientForKubeconfig(kubeconfig, "cpus-show");
+  } catch (error: unknown) {
+    throw new Refused(`gantry cpus show: ${errorMessage(error)}`);
+  }
+  try {
+    const shown = await showNode(rawGetter(client), node);
     io.out(values.output === "json" ? `${JSON.stringify(shown, null, 2)}\n` : showTable(shown));
     return 0;
   } catch (error: unknown) {
     if (error instanceof ShowError) throw new Refused(`gantry cpus show: ${error.message}`);
     throw error;
+  } finally {
+    client.close();
   }
 }
 

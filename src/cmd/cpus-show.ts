@@ -4,11 +4,10 @@
  * (`/api/v1/nodes/NODE/proxy/podresources`), GetAllocatableResources and the node's cAdvisor
  * MachineInfo (`/proxy/spec/`), whose topology says which L3 caches and NUMA nodes the CPUs sit in.
  */
-import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
-import { decodeCertificateAuthority, type KubeconfigCluster } from "../client/index.ts";
+import { ApiError } from "../api/index.ts";
+import { type HttpClient, TransportError } from "../client/index.ts";
 import { CpuSet, type CpuTopology, discoverTopology, readTopology } from "../kubelet/index.ts";
-import { readKubeconfigFile } from "./kubeconfig-client.ts";
+import { errorMessage } from "../util/index.ts";
 
 /** One container's row. */
 export interface ShownContainer {
@@ -44,69 +43,32 @@ interface PodResourcesList {
 /** What `show` reads from the cluster: a GET of an API path, resolving to the body. */
 export type GetText = (path: string) => Promise<string>;
 
-/** GETs through the kubeconfig's server and credentials. */
-export function kubeconfigGetter(kubeconfigPath: string): GetText {
-  let config: KubeconfigCluster;
-  try {
-    config = readKubeconfigFile(kubeconfigPath);
-  } catch (error: unknown) {
-    throw new ShowError(error instanceof Error ? error.message : String(error));
-  }
-  return (path) =>
-    new Promise((resolve, reject) => {
-      const url = new URL(path, config.server);
-      const send = url.protocol === "https:" ? httpsRequest : httpRequest;
-      const headers: Record<string, string> = { Accept: "application/json, */*" };
-      if (config.token !== undefined) headers["Authorization"] = `Bearer ${config.token}`;
-      const req = send(
-        url,
-        {
-          headers,
-          timeout: 10_000,
-          ...(config.certificateAuthorityData === undefined
-            ? {}
-            : { ca: decodeCertificateAuthority(config.certificateAuthorityData) }),
-          ...(config.insecureSkipTlsVerify === true ? { rejectUnauthorized: false } : {}),
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (chunk: Buffer) => chunks.push(chunk));
-          res.on("error", reject);
-          res.on("end", () => {
-            const body = Buffer.concat(chunks).toString("utf8");
-            if ((res.statusCode ?? 0) === 200) return resolve(body);
-            let message = body.trim();
-            try {
-              const status = JSON.parse(body) as { message?: unknown };
-              if (typeof status.message === "string") message = status.message;
-            } catch (error: unknown) {
-              if (!(error instanceof SyntaxError)) throw error;
-            }
-            reject(new ShowError(`GET ${path}: ${res.statusCode}: ${message}`));
-          });
-        },
-      );
-      req.on("timeout", () => req.destroy(new Error(`no answer from ${config.server} in time`)));
-      req.on("error", (error: Error) =>
-        reject(
-          error instanceof ShowError
-            ? error
-            : new ShowError(
-                `Cannot reach the API server at ${config.server} (${error.message}): is the cluster running? Start it with \`gantry up\``,
-              ),
-        ),
-      );
-      req.end();
-    });
+/**
+ * GETs through `client` (`kubectl get --raw`): an error Status becomes `GET PATH: CODE: message`,
+ * an unreachable server says to start the cluster.
+ */
+export function rawGetter(client: HttpClient): GetText {
+  return async (path) => {
+    try {
+      return await client.getRaw(path);
+    } catch (error: unknown) {
+      if (error instanceof ApiError)
+        throw new ShowError(`GET ${path}: ${error.code}: ${error.message}`);
+      if (error instanceof TransportError) {
+        throw new ShowError(
+          `Cannot reach the API server at ${client.server} (${error.code}): is the cluster running? Start it with \`gantry up\``,
+        );
+      }
+      throw error;
+    }
+  };
 }
 
 function parseJson(text: string, what: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error: unknown) {
-    throw new ShowError(
-      `Cannot read ${what}: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new ShowError(`Cannot read ${what}: ${errorMessage(error)}`);
   }
 }
 

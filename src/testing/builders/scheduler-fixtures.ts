@@ -115,6 +115,7 @@ export function unreachableClient(): Client {
     updateStatus: fail,
     patch: fail,
     delete: fail,
+    getRaw: fail,
     getSubresource: fail,
     createSubresource: fail,
     updateSubresource: fail,
