@@ -18,20 +18,18 @@ import {
   semanticEqual,
 } from "../../api/index.ts";
 import {
-  type Client,
   controllerRevisionsResource,
   daemonSetsResource,
-  type InformerFactory,
   keyOf,
   nodesResource,
   podsResource,
 } from "../../client/index.ts";
-import type { Clock, DeepReadonly, Logger } from "../../util/index.ts";
+import type { DeepReadonly } from "../../util/index.ts";
 import {
   type Controller,
+  type ControllerDeps,
   controllerRefOf,
   defineController,
-  type EventRecorder,
   Expectations,
   type InformerEvent,
   referenceTo,
@@ -41,13 +39,7 @@ import { FailedPodBackoff, type FailedPodBackoffOptions } from "./backoff.ts";
 import { nodeShouldRunDaemonPod } from "./placement.ts";
 import { type DaemonSetContext, daemonSetIdentity, reconcileDaemonSet } from "./sync.ts";
 
-export interface DaemonSetControllerDeps {
-  readonly client: Client;
-  readonly informers: InformerFactory;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  readonly events: EventRecorder;
-}
+export type DaemonSetControllerDeps = ControllerDeps;
 
 export interface DaemonSetControllerOptions {
   /** Concurrent reconciles (upstream's --concurrent-daemonset-syncs). @default 2 */

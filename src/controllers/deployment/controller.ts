@@ -16,23 +16,21 @@ import {
   semanticEqual,
 } from "../../api/index.ts";
 import {
-  type Client,
   deploymentsResource,
-  type InformerFactory,
   keyOf,
   podsResource,
   replicaSetsResource,
 } from "../../client/index.ts";
-import type { Clock, DeepReadonly, Logger } from "../../util/index.ts";
+import type { DeepReadonly } from "../../util/index.ts";
 import {
   type Controller,
+  type ControllerDeps,
   claimObjects,
   controllerRefOf,
   controllerUidIndex,
   controllerUidIndexFunc,
   defineController,
   done,
-  type EventRecorder,
   ensureIndex,
   type InformerEvent,
   type ReconcileResult,
@@ -60,13 +58,7 @@ import {
 } from "./rollout.ts";
 import { computePausedConditions } from "./status.ts";
 
-export interface DeploymentControllerDeps {
-  readonly client: Client;
-  readonly informers: InformerFactory;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  readonly events: EventRecorder;
-}
+export type DeploymentControllerDeps = ControllerDeps;
 
 export interface DeploymentControllerOptions {
   /** Concurrent reconciles (upstream's --concurrent-deployment-syncs). @default 5 */

@@ -18,8 +18,7 @@ import {
   replicaSetsResource,
   type SharedInformer,
 } from "../../client/index.ts";
-import type { Clock, DeepReadonly, Logger } from "../../util/index.ts";
-import { errorMessage } from "../../util/index.ts";
+import { type Clock, type DeepReadonly, errorMessage, type Logger } from "../../util/index.ts";
 import {
   computeHash,
   controllerRefOf,

@@ -13,8 +13,7 @@ import {
   type RateLimitingQueue,
   type SharedInformer,
 } from "../../client/index.ts";
-import type { Clock, DeepReadonly, Logger } from "../../util/index.ts";
-import { errorMessage } from "../../util/index.ts";
+import { type Clock, type DeepReadonly, errorMessage, type Logger } from "../../util/index.ts";
 
 /** What a reconcile asks for besides success. */
 export interface ReconcileResult {

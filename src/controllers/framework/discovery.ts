@@ -15,8 +15,7 @@ import {
   customResourceDefinitionsResource,
   type ResourceRef,
 } from "../../client/index.ts";
-import type { DeepReadonly } from "../../util/index.ts";
-import { errorMessage } from "../../util/index.ts";
+import { type DeepReadonly, errorMessage } from "../../util/index.ts";
 
 /** The resource a CRD serves, at its storage version; `undefined` until it is Established. */
 export function resourceOfCrd(

@@ -26,6 +26,7 @@ export {
   type WorkerPoolOptions,
   watch,
 } from "./controller.ts";
+export type { ControllerDeps } from "./deps.ts";
 export {
   type DiscoveryResult,
   newResourceDiscovery,

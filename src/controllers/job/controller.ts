@@ -20,20 +20,18 @@ import {
   type Workload,
 } from "../../api/index.ts";
 import {
-  type Client,
-  type InformerFactory,
   jobsResource,
   keyOf,
   podGroupsResource,
   podsResource,
   workloadsResource,
 } from "../../client/index.ts";
-import type { Clock, DeepReadonly, Logger } from "../../util/index.ts";
+import type { DeepReadonly } from "../../util/index.ts";
 import {
   type Controller,
+  type ControllerDeps,
   controllerRefOf,
   defineController,
-  type EventRecorder,
   Expectations,
   type InformerEvent,
   referenceTo,
@@ -49,13 +47,7 @@ import {
 } from "./job-state.ts";
 import { type JobContext, jobIdentity, orphanPodPrefix, reconcileJob } from "./sync.ts";
 
-export interface JobControllerDeps {
-  readonly client: Client;
-  readonly informers: InformerFactory;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  readonly events: EventRecorder;
-}
+export type JobControllerDeps = ControllerDeps;
 
 export interface JobControllerOptions {
   /** Concurrent reconciles (upstream's --concurrent-job-syncs). @default 5 */

@@ -15,20 +15,13 @@ import {
   setNameLabel,
   type Workload,
 } from "../../api/index.ts";
-import {
-  type Client,
-  type InformerFactory,
-  keyOf,
-  podGroupsResource,
-  podsResource,
-  workloadsResource,
-} from "../../client/index.ts";
-import type { Clock, DeepReadonly, Logger } from "../../util/index.ts";
+import { keyOf, podGroupsResource, podsResource, workloadsResource } from "../../client/index.ts";
+import type { DeepReadonly } from "../../util/index.ts";
 import {
   type Controller,
+  type ControllerDeps,
   controllerRefOf,
   defineController,
-  type EventRecorder,
   Expectations,
   type InformerEvent,
   referenceTo,
@@ -42,14 +35,7 @@ import {
   reconcileLeaderWorkerSet,
 } from "./sync.ts";
 
-export interface LeaderWorkerSetControllerDeps {
-  readonly client: Client;
-  readonly informers: InformerFactory;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  /** Upstream records as component `leaderworkerset`. */
-  readonly events: EventRecorder;
-}
+export type LeaderWorkerSetControllerDeps = ControllerDeps;
 
 export interface LeaderWorkerSetControllerOptions {
   /** Concurrent reconciles. @default 5 (as gantry's other workload controllers) */

@@ -4,20 +4,14 @@
  * so the API server removes the namespace. Upstream's pkg/controller/namespace.
  */
 import { finalizerKubernetes, type Namespace } from "../../api/index.ts";
-import {
-  type Client,
-  type InformerFactory,
-  isConflict,
-  isNotFound,
-  namespacesResource,
-} from "../../client/index.ts";
-import type { Clock, DeepReadonly, Logger } from "../../util/index.ts";
+import { type Client, isConflict, isNotFound, namespacesResource } from "../../client/index.ts";
+import type { DeepReadonly } from "../../util/index.ts";
 import {
   type Controller,
+  type ControllerDeps,
   defineController,
   describe,
   done,
-  type EventRecorder,
   newResourceDiscovery,
   type ReconcileResult,
   type ResourceDiscovery,
@@ -37,12 +31,7 @@ export type NamespaceFinalizer = (
   finalizers: readonly string[],
 ) => Promise<void>;
 
-export interface NamespaceControllerDeps {
-  readonly client: Client;
-  readonly informers: InformerFactory;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  readonly events: EventRecorder;
+export interface NamespaceControllerDeps extends ControllerDeps {
   /** @default built-in resources plus established CRDs, read through `client` */
   readonly discovery?: ResourceDiscovery;
   /** @default `finalizeByUpdate(client)`: PUT `namespaces/NAME/finalize` */

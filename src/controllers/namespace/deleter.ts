@@ -6,8 +6,7 @@
  */
 import { ApiError, type KubeObject, type Namespace, type Pod } from "../../api/index.ts";
 import { type Client, isNotFound, type ResourceRef } from "../../client/index.ts";
-import type { DeepReadonly } from "../../util/index.ts";
-import { errorMessage } from "../../util/index.ts";
+import { type DeepReadonly, errorMessage } from "../../util/index.ts";
 import type { ResourceDiscovery } from "../framework/index.ts";
 import type { ContentDeletionResult } from "./conditions.ts";
 

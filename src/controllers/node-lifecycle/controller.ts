@@ -15,8 +15,7 @@ import {
   nodesResource,
   podsResource,
 } from "../../client/index.ts";
-import type { Clock, DeepReadonly, Logger } from "../../util/index.ts";
-import { errorMessage } from "../../util/index.ts";
+import { type Clock, type DeepReadonly, errorMessage, type Logger } from "../../util/index.ts";
 import {
   type Controller,
   defineController,

@@ -12,16 +12,11 @@ import {
   type Pod,
   semanticEqual,
 } from "../../api/index.ts";
-import {
-  type Client,
-  type InformerFactory,
-  keyOf,
-  podsResource,
-  type SharedInformer,
-} from "../../client/index.ts";
-import type { Clock, DeepReadonly, Logger } from "../../util/index.ts";
+import { type Client, keyOf, podsResource, type SharedInformer } from "../../client/index.ts";
+import type { Clock, DeepReadonly } from "../../util/index.ts";
 import {
   type Controller,
+  type ControllerDeps,
   controllerRefOf,
   controllerUidIndex,
   controllerUidIndexFunc,
@@ -36,13 +31,7 @@ import {
 import { type ReplicaSetKind, replicaSetKind } from "./kinds.ts";
 import { reconcileReplicaSet } from "./sync.ts";
 
-export interface ReplicaSetControllerDeps {
-  readonly client: Client;
-  readonly informers: InformerFactory;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  readonly events: EventRecorder;
-}
+export type ReplicaSetControllerDeps = ControllerDeps;
 
 export interface ReplicaSetControllerOptions {
   /** ReplicaSet or ReplicationController. @default replicaSetKind */

@@ -17,32 +17,24 @@ import {
   semanticEqual,
 } from "../../api/index.ts";
 import {
-  type Client,
   controllerRevisionsResource,
-  type InformerFactory,
   keyOf,
   podsResource,
   statefulSetsResource,
 } from "../../client/index.ts";
-import type { Clock, DeepReadonly, Logger } from "../../util/index.ts";
+import type { DeepReadonly } from "../../util/index.ts";
 import {
   type Controller,
+  type ControllerDeps,
   controllerRefOf,
   defineController,
-  type EventRecorder,
   type InformerEvent,
   referenceTo,
   watch,
 } from "../framework/index.ts";
 import { reconcileStatefulSet, type StatefulSetContext, statefulSetIdentity } from "./sync.ts";
 
-export interface StatefulSetControllerDeps {
-  readonly client: Client;
-  readonly informers: InformerFactory;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  readonly events: EventRecorder;
-}
+export type StatefulSetControllerDeps = ControllerDeps;
 
 export interface StatefulSetControllerOptions {
   /** Concurrent reconciles (upstream's --concurrent-statefulset-syncs). @default 5 */

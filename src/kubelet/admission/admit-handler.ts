@@ -4,8 +4,7 @@
  * to phase Failed with the handler's reason and message. The CPU manager plugs in here.
  */
 import type { Node, Pod } from "../../api/index.ts";
-import type { DeepReadonly, JsonObject } from "../../util/index.ts";
-import { errorMessage } from "../../util/index.ts";
+import { type DeepReadonly, errorMessage, type JsonObject } from "../../util/index.ts";
 import type { KubeletSettings } from "../config/cluster-config.ts";
 import type { MetricFamily } from "../internal/prometheus-text.ts";
 import type { MachineTopology } from "../machine/machine-info.ts";
