@@ -60,6 +60,23 @@ type Attribute = DomainAttribute;
 /** Ids below this sort as packed numbers (`free * idLimit + id`); others the slow way. */
 const idLimit = 2 ** 21;
 
+/** Free counts up to this sort by counting (one bucket per count); above it, by comparison. */
+const countingSortLimit = 4096;
+
+/** `ids` ordered by `free` ascending, stable (ties keep their order in `ids`). */
+function countingSort(ids: readonly number[], free: Int32Array, most: number): number[] {
+  const starts = new Int32Array(most + 2);
+  for (let i = 0; i < free.length; i++) (starts[(free[i] as number) + 1] as number)++;
+  for (let c = 1; c < starts.length; c++) (starts[c] as number) += starts[c - 1] as number;
+  const sorted: number[] = new Array(ids.length);
+  for (let i = 0; i < ids.length; i++) {
+    const c = free[i] as number;
+    sorted[starts[c] as number] = ids[i] as number;
+    (starts[c] as number)++;
+  }
+  return sorted;
+}
+
 export class Accumulator {
   readonly topology: CpuTopology;
   /** Free CPUs of the request that the topology knows (upstream `details`). */
@@ -164,12 +181,31 @@ export class Accumulator {
    * `cpuAccumulator.sort`).
    */
   sortIds(ids: readonly number[], attribute: Attribute): number[] {
+    const n = ids.length;
+    const free = new Int32Array(n);
+    let ascending = true;
+    let most = 0;
+    for (let i = 0; i < n; i++) {
+      const id = ids[i] as number;
+      const count = this.freeIn(attribute, id);
+      free[i] = count;
+      if (count > most) most = count;
+      if (i > 0 && id <= (ids[i - 1] as number)) ascending = false;
+    }
+    // Ids that come ascending (the topology's domain lists) need only a stable counting sort
+    // by free CPUs: ties keep their id order. Free counts are small (threads per core, CPUs
+    // per cache or socket), so this is one pass with no comparisons.
+    if (ascending && most <= countingSortLimit) return countingSort(ids, free, most);
+    return this.#sortByKeys(ids, free, attribute);
+  }
+
+  #sortByKeys(ids: readonly number[], free: Int32Array, attribute: Attribute): number[] {
     // One number per id, free CPUs in the high part: a typed-array sort without a comparator.
     const keys = new Float64Array(ids.length);
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i] as number;
       if (id < 0 || id >= idLimit) return this.#sortIdsSlowly(ids, attribute);
-      keys[i] = this.freeIn(attribute, id) * idLimit + id;
+      keys[i] = (free[i] as number) * idLimit + id;
     }
     keys.sort();
     const sorted: number[] = new Array(ids.length);

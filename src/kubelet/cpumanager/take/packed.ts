@@ -20,6 +20,8 @@ export function notEnoughCpus(requested: number, available: number): TakeResult 
 }
 
 function takeFullNumaNodes(acc: Accumulator): void {
+  // Nothing to take when even the smallest one is too big (skips ordering them all).
+  if (!acc.needsAtLeast(acc.topology.smallestDomain("numa"))) return;
   for (const numa of acc.freeNumaNodes()) {
     const cpus = acc.topology.cpuListOfNuma(numa);
     if (!acc.needsAtLeast(cpus.length)) continue;
@@ -32,6 +34,8 @@ function takeFullNumaNodes(acc: Accumulator): void {
 }
 
 function takeFullSockets(acc: Accumulator): void {
+  // Nothing to take when even the smallest one is too big (skips ordering them all).
+  if (!acc.needsAtLeast(acc.topology.smallestDomain("socket"))) return;
   for (const socket of acc.freeSockets()) {
     const cpus = acc.topology.cpuListOfSocket(socket);
     if (!acc.needsAtLeast(cpus.length)) continue;
@@ -44,6 +48,8 @@ function takeFullSockets(acc: Accumulator): void {
 }
 
 function takeFullUncoreCaches(acc: Accumulator): void {
+  // Nothing to take when even the smallest one is too big (skips ordering them all).
+  if (!acc.needsAtLeast(acc.topology.smallestDomain("uncore"))) return;
   for (const uncore of acc.freeUncoreCaches()) {
     const cpus = acc.topology.cpuListOfUncore(uncore);
     if (!acc.needsAtLeast(cpus.length)) continue;
@@ -94,6 +100,8 @@ function takeUncoreCaches(acc: Accumulator): void {
 }
 
 function takeFullCores(acc: Accumulator): void {
+  // Nothing to take when even the smallest one is too big (skips ordering them all).
+  if (!acc.needsAtLeast(acc.topology.smallestDomain("core"))) return;
   for (const core of acc.freeCores()) {
     const cpus = acc.topology.cpuListOfCore(core);
     if (!acc.needsAtLeast(cpus.length)) continue;

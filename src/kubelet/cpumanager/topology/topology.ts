@@ -88,6 +88,8 @@ export class CpuTopology {
   readonly cpuList: readonly number[];
   /** Dense domain numbering per attribute, built on first use. */
   readonly #dense = new Map<DomainAttribute, DenseDomains>();
+  /** `smallestDomain` per attribute, built on first use. */
+  readonly #smallest = new Map<DomainAttribute, number>();
   /** The CPU set of each single NUMA node, built on first use. */
   readonly #numaSets = new Map<number, CpuSet>();
   /** `domainsIn` answers, per CPU list (the shared arrays of this topology) and attribute. */
@@ -220,6 +222,32 @@ export class CpuTopology {
   }
 
   /** The CPU ids of one domain of `attribute`, ascending (a shared array). */
+  /**
+   * The CPU count of the smallest domain of `attribute` (the smallest core, socket…): a request
+   * for fewer CPUs cannot take any whole domain of it.
+   */
+  smallestDomain(attribute: DomainAttribute): number {
+    let smallest = this.#smallest.get(attribute);
+    if (smallest === undefined) {
+      smallest = Math.min(...[...this.#indexOf(attribute).values()].map((cpus) => cpus.length));
+      this.#smallest.set(attribute, smallest);
+    }
+    return smallest;
+  }
+
+  #indexOf(attribute: DomainAttribute): Index {
+    switch (attribute) {
+      case "numa":
+        return this.#byNuma;
+      case "socket":
+        return this.#bySocket;
+      case "core":
+        return this.#byCore;
+      case "uncore":
+        return this.#byUncore;
+    }
+  }
+
   cpuListOf(attribute: DomainAttribute, id: number): readonly number[] {
     switch (attribute) {
       case "numa":
@@ -295,7 +323,8 @@ export class CpuTopology {
         if (id === undefined || id === -1) continue;
         counts.set(id, (counts.get(id) ?? 0) + 1);
       }
-      const ids = [...counts.keys()];
+      // Ascending, so orderings by free CPUs can keep ties in id order without comparing ids.
+      const ids = [...counts.keys()].sort((a, b) => a - b);
       const contained = ids.every((id) => this.cpuListOf(attribute, id).length === counts.get(id));
       found = { ids, contained };
       byAttribute.set(attribute, found);
