@@ -1,4 +1,5 @@
 export { type CompactorDeps, type CompactorOptions, runCompactor } from "./compactor.ts";
+export { type EtcdStorage, type EtcdStorageOptions, openEtcdStorage } from "./etcd/etcd-storage.ts";
 export {
   type MemoryStorage,
   type MemoryStorageOptions,

@@ -42,6 +42,7 @@ export {
   type ClusterHarnessOptions,
   startClusterHarness,
 } from "./cluster-harness.ts";
+export { type EtcdCluster, type EtcdMember, type StartEtcdOptions, startEtcd } from "./etcd.ts";
 export { eventually } from "./eventually.ts";
 export { FakeClock, settle } from "./fake-clock.ts";
 export {

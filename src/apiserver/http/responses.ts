@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
-import { type ApiError, asApiError } from "../../api/index.ts";
+import { type ApiError, asApiError, serviceUnavailable } from "../../api/index.ts";
+import { StorageError } from "../../storage/index.ts";
 
 /** Headers every API response carries. */
 function baseHeaders(res: ServerResponse, warnings: readonly string[]): void {
@@ -74,7 +75,7 @@ export function writeError(
   error: unknown,
   warnings: readonly string[] = [],
 ): ApiError {
-  const apiError = asApiError(error);
+  const apiError = asApiError(storageUnavailable(error));
   if (res.headersSent) {
     res.destroy();
     return apiError;
@@ -83,6 +84,14 @@ export function writeError(
   if (retry !== undefined) res.setHeader("Retry-After", String(retry));
   writeJson(res, apiError.code, apiError.toStatus(), { warnings });
   return apiError;
+}
+
+/** Storage that cannot be reached (etcd down) is a 503 whose message says what to check. */
+function storageUnavailable(error: unknown): unknown {
+  if (error instanceof StorageError && error.reason === "Unavailable") {
+    return serviceUnavailable(error.message);
+  }
+  return error;
 }
 
 /** Writes plain text, as `/healthz` and friends answer. */
