@@ -22,7 +22,12 @@ export interface QueueingConfig {
   };
   /** Enabled integrations; only `pod` is implemented. @default ["pod"] */
   readonly frameworks: readonly string[];
-  /** Also gang-schedule admitted pod groups (a later release). @default false */
+  /**
+   * Also gang-schedule admitted pod groups created beforehand: their pods get a
+   * `spec.workloadRef` to a PodGroup named after the group, which is created (with its
+   * scheduling Workload, gang `minCount` = the group's size) when Kueue admits the group.
+   * @default false
+   */
   readonly gangScheduleAdmittedGroups: boolean;
 }
 

@@ -5,6 +5,7 @@ export {
   ClusterQueueBuilder,
   KueueWorkloadBuilder,
   makeClusterQueue,
+  makeGroupPod,
   makeKueueWorkload,
   makeLocalQueue,
   makeResourceFlavor,

@@ -20,6 +20,7 @@ function plan(
     flavors: new Map([["default", makeResourceFlavor("default")]]),
     workloads,
     namespaceLabels: () => ({ "kubernetes.io/metadata.name": "default" }),
+    now: Date.parse("2026-01-01T00:10:00Z"),
   });
 }
 
@@ -103,4 +104,121 @@ test("planCycle: status counts reservations and lists every flavor's usage", () 
     ],
   );
   assert.equal(result.localQueues.get("default/lq")?.admittedWorkloads, 1);
+});
+
+// Kueue's §14 scenarios: how pending Workloads split between the heap and the parking lot.
+const pendingSplit = [
+  {
+    name: "BestEffortFIFO parks a workload that does not fit as inadmissible",
+    strategy: "BestEffortFIFO",
+    workloads: () => [
+      makeKueueWorkload("running").podSet("main", 1, { cpu: "5" }).admitted("cq").obj(),
+      wl("waiting", "5", 0),
+    ],
+    want: { active: 0, inadmissible: 1 },
+  },
+  {
+    name: "StrictFIFO keeps its blocked head and everything behind it active",
+    strategy: "StrictFIFO",
+    workloads: () => [wl("wl1", "2", 100), wl("wl2", "5", 10), wl("wl3", "1", 1)],
+    want: { active: 2, inadmissible: 0 },
+  },
+] as const;
+
+for (const c of pendingSplit) {
+  test(`planCycle: ${c.name}`, () => {
+    const cq = makeClusterQueue("cq")
+      .strategy(c.strategy)
+      .resourceGroup({ default: { cpu: "5" } })
+      .obj();
+    assert.deepEqual(plan(cq, [...c.workloads()]).pendingStatus.get("cq"), c.want);
+  });
+}
+
+const preemptingCq = () =>
+  makeClusterQueue("cq")
+    .resourceGroup({ default: { cpu: "2" } })
+    .preemption({ withinClusterQueue: "LowerPriority" })
+    .obj();
+const low = () =>
+  makeKueueWorkload("low")
+    .priority(0)
+    .podSet("main", 1, { cpu: "2" })
+    .admitted("cq", "default", "2026-01-01T00:01:00Z");
+const high = () => makeKueueWorkload("high").uid("uid-high").queue("lq").priority(10);
+
+test("planCycle: a higher-priority workload in a full ClusterQueue preempts and holds the queue until it is admitted", () => {
+  const result = plan(preemptingCq(), [
+    low().obj(),
+    high().podSet("main", 1, { cpu: "2" }).obj(),
+    wl("small", "1", 5),
+  ]);
+  assert.deepEqual(
+    result.preemptions.map((p) => [
+      p.preemptor.metadata.name,
+      p.targets.map((t) => `${t.victim.workload.metadata.name}:${t.reason}`),
+    ]),
+    [["high", ["low:InClusterQueue"]]],
+  );
+  assert.deepEqual(result.admissions, [], "nothing else in the ClusterQueue goes ahead");
+  assert.deepEqual(
+    result.pending.map((p) => [p.workload.metadata.name, p.message]),
+    [
+      [
+        "high",
+        "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default, 2 more needed. Pending the preemption of 1 workload(s)",
+      ],
+    ],
+  );
+  assert.deepEqual(result.pendingStatus.get("cq"), { active: 2, inadmissible: 0 });
+});
+
+test("planCycle: a preemptor waits on a victim already evicted instead of choosing another", () => {
+  const result = plan(preemptingCq(), [
+    low().condition("Evicted", "True", "Preempted", "Preempted to accommodate …").obj(),
+    makeKueueWorkload("lower")
+      .priority(-5)
+      .podSet("main", 1, { cpu: "0" })
+      .admitted("cq", "default", "2026-01-01T00:02:00Z")
+      .obj(),
+    high().podSet("main", 1, { cpu: "2" }).obj(),
+  ]);
+  assert.deepEqual(
+    result.preemptions.flatMap((p) => p.targets.map((t) => t.victim.workload.metadata.name)),
+    ["low"],
+  );
+});
+
+test("planCycle: once the victim's reservation is released the preemptor is admitted", () => {
+  const released = makeKueueWorkload("low")
+    .priority(0)
+    .queue("lq")
+    .podSet("main", 1, { cpu: "2" })
+    .condition("Evicted", "True", "Preempted", "…")
+    .condition("QuotaReserved", "False", "Pending", "…")
+    .obj();
+  const result = plan(preemptingCq(), [released, high().podSet("main", 1, { cpu: "2" }).obj()]);
+  assert.deepEqual(
+    result.admissions.map((a) => a.workload.metadata.name),
+    ["high"],
+  );
+  assert.deepEqual(result.preemptions, []);
+});
+
+test("planCycle: a waiting Workload's message is rewritten only at the head of its ClusterQueue, or the first time it is seen", () => {
+  const cq = makeClusterQueue("cq")
+    .resourceGroup({ default: { cpu: "1" } })
+    .obj();
+  const seen = (name: string, priority: number) =>
+    makeKueueWorkload(name)
+      .queue("lq")
+      .priority(priority)
+      .podSet("main", 1, { cpu: "2" })
+      .condition("QuotaReserved", "False", "Pending", "an older message")
+      .obj();
+  const result = plan(cq, [seen("head", 3), seen("second", 2), wl("new", "2", 1)]);
+  assert.deepEqual(
+    result.pending.map((p) => p.workload.metadata.name),
+    ["head", "new"],
+  );
 });

@@ -1,17 +1,24 @@
 /**
- * One admission cycle (pkg/scheduler/scheduler.go, without preemption), as a pure plan: from a
- * snapshot of ClusterQueues, LocalQueues, flavors and Workloads it decides which pending
- * Workloads get quota (`reserveQuota` then `admitWorkload`: no admission checks, so both at
- * once), which stay pending with which message, and the ClusterQueue and LocalQueue statuses.
+ * One admission cycle (pkg/scheduler/scheduler.go) as a pure plan: from a snapshot of
+ * ClusterQueues, LocalQueues, flavors and Workloads it decides which pending Workloads get quota
+ * (`reserveQuota` then `admitWorkload`: no admission checks, so both at once), which admitted
+ * Workloads are preempted for which pending one, which stay pending with which message, and the
+ * ClusterQueue and LocalQueue statuses.
+ *
  * Within a ClusterQueue Workloads are tried in queue order; StrictFIFO stops at the first that
- * does not fit, BestEffortFIFO goes on. Workloads that would borrow are admitted after every
- * ClusterQueue's non-borrowing ones, as Kueue orders its nominated entries.
+ * does not fit, BestEffortFIFO goes on. Workloads that would borrow are tried after every
+ * ClusterQueue's non-borrowing ones, as Kueue orders its nominated entries. A Workload that fits
+ * only if others are evicted issues those preemptions (or waits on the ones already issued) and
+ * holds its ClusterQueue until it is admitted, as Kueue's requeued head does; one that could
+ * preempt but finds no candidate the policy allows keeps the capacity it needs from the rest of
+ * the cohort this cycle unless `reclaimWithinCohort` is `Any`.
  */
 import {
   type Admission,
   type ClusterQueue,
   type ClusterQueueStatus,
   type FlavorUsage,
+  findWorkloadCondition,
   hasQuotaReservation,
   isWorkloadAdmitted,
   isWorkloadFinished,
@@ -20,20 +27,16 @@ import {
   type LocalQueue,
   type LocalQueueStatus,
   matchesLabels,
+  quotaReservedCondition,
   type ResourceFlavor,
   selectorFromLabelSelector,
 } from "../../api/index.ts";
 import type { DeepReadonly } from "../../util/index.ts";
-import {
-  formatAmount,
-  frKey,
-  type QuotaNode,
-  QuotaTree,
-  quotaNodeOf,
-  workloadUsage,
-} from "../cache/quota.ts";
-import { compareWorkloads } from "../queue-manager/ordering.ts";
-import { assignFlavors, podSetRequests } from "./flavor-assigner.ts";
+import { formatAmount, frKey, type QuotaNode, QuotaTree, quotaNodeOf } from "../cache/quota.ts";
+import { WorkloadInfoCache } from "../cache/workload-info.ts";
+import { sortWorkloads } from "../queue-manager/ordering.ts";
+import { assignFlavors } from "./flavor-assigner.ts";
+import { getTargets, type PreemptionTarget, type ReservingWorkload } from "./preemption.ts";
 
 type Wl = DeepReadonly<KueueWorkload>;
 
@@ -44,6 +47,17 @@ export interface CycleInput {
   readonly workloads: readonly Wl[];
   /** Labels of a namespace; `undefined` when it does not exist. */
   namespaceLabels(namespace: string): Readonly<Record<string, string>> | undefined;
+  /** Memo of requests and usage across cycles. @default a fresh one */
+  readonly info?: WorkloadInfoCache;
+  /** Now in epoch milliseconds, for ordering preemption candidates. */
+  readonly now: number;
+}
+
+/** Preemptions a pending Workload issues (or still waits on) this cycle. */
+export interface PlannedPreemption {
+  readonly preemptor: Wl;
+  readonly clusterQueue: string;
+  readonly targets: readonly PreemptionTarget[];
 }
 
 export interface PendingDecision {
@@ -61,6 +75,8 @@ export interface ActiveState {
 
 export interface CyclePlan {
   readonly admissions: readonly { readonly workload: Wl; readonly admission: Admission }[];
+  /** Victims to evict; those already Evicted are only waited on. */
+  readonly preemptions: readonly PlannedPreemption[];
   readonly pending: readonly PendingDecision[];
   readonly clusterQueues: ReadonlyMap<
     string,
@@ -73,6 +89,14 @@ export interface CyclePlan {
   >;
   /** Pending Workloads per ClusterQueue that stayed in its queue this cycle, for metrics. */
   readonly pendingByClusterQueue: ReadonlyMap<string, number>;
+  /**
+   * Pending Workloads per ClusterQueue as Kueue's queue manager would hold them: `active` in the
+   * heap (not tried yet, StrictFIFO heads, waiting on preemption), `inadmissible` parked after a
+   * failed BestEffortFIFO attempt or a namespace mismatch.
+   */
+  readonly pendingStatus: ReadonlyMap<string, { active: number; inadmissible: number }>;
+  /** Preemptions skipped this cycle per ClusterQueue (overlapping targets). */
+  readonly preemptionSkips: ReadonlyMap<string, number>;
 }
 
 function activeStateOf(
@@ -97,11 +121,6 @@ function activeStateOf(
 
 const key = (w: { metadata: { namespace?: string; name?: string } }): string =>
   `${w.metadata.namespace ?? ""}/${w.metadata.name ?? ""}`;
-
-function usageOf(workload: Wl): Map<string, number> {
-  const perPod = new Map(workload.spec.podSets.map((p) => [p.name, podSetRequests(p)]));
-  return workloadUsage(workload, (name) => perPod.get(name) ?? new Map());
-}
 
 function addUsage(node: QuotaNode, usage: ReadonlyMap<string, number>): void {
   for (const [k, v] of usage) node.usage.set(k, (node.usage.get(k) ?? 0) + v);
@@ -132,6 +151,8 @@ function flavorUsages(
 }
 
 export function planCycle(input: CycleInput): CyclePlan {
+  const info = input.info ?? new WorkloadInfoCache();
+  const now = input.now;
   const cqs = new Map(input.clusterQueues.map((cq) => [cq.metadata.name ?? "", cq]));
   const lqs = new Map(input.localQueues.map((lq) => [key(lq), lq]));
   const tree = new QuotaTree();
@@ -140,16 +161,29 @@ export function planCycle(input: CycleInput): CyclePlan {
     input.clusterQueues.map((cq) => [cq.metadata.name ?? "", activeStateOf(cq, input.flavors)]),
   );
 
-  const reserving = new Map<string, Wl[]>();
+  /** Workloads holding quota when the cycle starts, per ClusterQueue: the candidates. */
+  const reserving = new Map<string, ReservingWorkload[]>();
   const queued = new Map<string, Wl[]>();
+  const byLocalQueue = new Map<string, Wl[]>();
   const pending: PendingDecision[] = [];
+  const push = <K, V>(map: Map<K, V[]>, k: K, v: V): void => {
+    const list = map.get(k);
+    if (list === undefined) map.set(k, [v]);
+    else list.push(v);
+  };
   for (const workload of input.workloads) {
     if (isWorkloadFinished(workload)) continue;
+    push(
+      byLocalQueue,
+      `${workload.metadata.namespace ?? ""}/${workload.spec.queueName ?? ""}`,
+      workload,
+    );
     if (hasQuotaReservation(workload)) {
       const cqName = workload.status?.admission?.clusterQueue ?? "";
       const node = tree.nodes.get(cqName);
-      if (node !== undefined) addUsage(node, usageOf(workload));
-      reserving.set(cqName, [...(reserving.get(cqName) ?? []), workload]);
+      const usage = info.usage(workload);
+      if (node !== undefined) addUsage(node, usage);
+      push(reserving, cqName, { workload, key: key(workload), clusterQueue: cqName, usage });
       continue;
     }
     if (workload.spec.active === false || workload.metadata.deletionTimestamp !== undefined)
@@ -190,13 +224,26 @@ export function planCycle(input: CycleInput): CyclePlan {
       });
       continue;
     }
-    queued.set(cqName, [...(queued.get(cqName) ?? []), workload]);
+    push(queued, cqName, workload);
+  }
+  const queuedKeys = new Set<string>();
+  for (const list of queued.values()) {
+    sortWorkloads(list);
+    for (const w of list) queuedKeys.add(key(w));
   }
 
   const admissions: { workload: Wl; admission: Admission }[] = [];
+  const admittedNow = new Map<string, Admission>();
+  const admittedCount = new Map<string, number>();
+  const preemptions: PlannedPreemption[] = [];
+  /** Keys of the Workloads targeted by a preemption this cycle. */
+  const targeted = new Set<string>();
   const decided = new Set<string>();
   const blocked = new Set<string>();
   const messages = new Map<string, string>();
+  const inadmissible = new Set<string>();
+  const preemptionSkips = new Map<string, number>();
+  const preemptors = new Set<string>();
   for (const allowBorrowing of [false, true]) {
     for (const [cqName, list] of queued) {
       const cq = cqs.get(cqName);
@@ -206,70 +253,144 @@ export function planCycle(input: CycleInput): CyclePlan {
       const selector = selectorFromLabelSelector(
         cq.spec.namespaceSelector as LabelSelector | null | undefined,
       );
-      for (const workload of [...list].sort(compareWorkloads)) {
-        if (decided.has(key(workload))) continue;
+      for (const workload of list) {
+        const k = key(workload);
+        if (decided.has(k)) continue;
         const labels = input.namespaceLabels(workload.metadata.namespace ?? "") ?? {};
         if (!matchesLabels(selector, labels)) {
-          messages.set(key(workload), "Workload namespace doesn't match ClusterQueue selector");
+          messages.set(k, "Workload namespace doesn't match ClusterQueue selector");
+          inadmissible.add(k);
           continue;
         }
-        const result = assignFlavors(workload, cq, input.flavors, tree, node);
-        if (result.kind === "fit" && (!result.borrows || allowBorrowing)) {
+        const result = assignFlavors(workload, cq, input.flavors, tree, node, info.requests);
+        if (result.kind === "noFit") {
+          messages.set(k, result.message);
+          if (strict) {
+            inadmissible.delete(k);
+            blocked.add(cqName);
+            break;
+          }
+          inadmissible.add(k);
+          continue;
+        }
+        if (result.borrows && !allowBorrowing) {
+          // Borrowing entries go after every ClusterQueue's non-borrowing ones.
+          if (strict) break;
+          continue;
+        }
+        if (result.kind === "fit") {
           addUsage(node, result.usage);
-          decided.add(key(workload));
-          messages.delete(key(workload));
-          admissions.push({
-            workload,
-            admission: { clusterQueue: cqName, podSetAssignments: result.podSetAssignments },
-          });
-          reserving.set(cqName, [...(reserving.get(cqName) ?? []), workload]);
+          decided.add(k);
+          messages.delete(k);
+          inadmissible.delete(k);
+          const admission = { clusterQueue: cqName, podSetAssignments: result.podSetAssignments };
+          admissions.push({ workload, admission });
+          admittedNow.set(k, admission);
+          admittedCount.set(cqName, (admittedCount.get(cqName) ?? 0) + 1);
           continue;
         }
-        if (result.kind === "noFit") messages.set(key(workload), result.message);
-        if (strict) {
-          if (result.kind === "noFit") blocked.add(cqName);
+        decided.add(k);
+        const targets = getTargets({
+          preemptor: workload,
+          cq,
+          tree,
+          request: result.usage,
+          needPreemption: result.needPreemption,
+          reserving: (name) => reserving.get(name) ?? [],
+          now,
+        });
+        if (targets.length === 0) {
+          // Nothing the policy lets it evict: it waits for quota like a NoFit. A StrictFIFO head
+          // keeps what it would need from the rest of the cohort unless it can always reclaim
+          // it later; a BestEffortFIFO one is parked, and Kueue's next heads (this pass here)
+          // may use that capacity.
+          messages.set(k, result.message);
+          if (!strict) {
+            inadmissible.add(k);
+            continue;
+          }
+          if ((cq.spec.preemption?.reclaimWithinCohort ?? "Never") !== "Any") {
+            addUsage(node, toReserve(node, result.usage, result.borrows));
+          }
+          inadmissible.delete(k);
+          blocked.add(cqName);
           break;
         }
+        inadmissible.delete(k);
+        blocked.add(cqName);
+        if (targets.some((t) => targeted.has(t.victim.key))) {
+          messages.set(k, "Workload has overlapping preemption targets with another workload");
+          preemptionSkips.set(cqName, (preemptionSkips.get(cqName) ?? 0) + 1);
+          break;
+        }
+        for (const t of targets) targeted.add(t.victim.key);
+        addUsage(node, result.usage);
+        preemptions.push({ preemptor: workload, clusterQueue: cqName, targets });
+        preemptors.add(k);
+        messages.set(
+          k,
+          `${result.message}. Pending the preemption of ${targets.length} workload(s)`,
+        );
+        break;
       }
     }
   }
 
   const pendingByClusterQueue = new Map<string, number>();
+  const pendingStatus = new Map<string, { active: number; inadmissible: number }>();
   for (const [cqName, list] of queued) {
+    const counts = { active: 0, inadmissible: 0 };
+    pendingStatus.set(cqName, counts);
+    let head = true;
     for (const workload of list) {
-      if (decided.has(key(workload))) continue;
-      pendingByClusterQueue.set(cqName, (pendingByClusterQueue.get(cqName) ?? 0) + 1);
-      const message = messages.get(key(workload));
-      if (message !== undefined) pending.push({ workload, reason: "Pending", message });
+      const k = key(workload);
+      if (admittedNow.has(k)) continue;
+      if (inadmissible.has(k)) counts.inadmissible++;
+      else counts.active++;
+      const message = messages.get(k);
+      // As Kueue writes the message of the heads it attempts: this ClusterQueue's first
+      // waiting Workload, a preemptor, and every Workload the first time it is seen; the rest
+      // keep the message they have until they come to the head.
+      const write =
+        head ||
+        preemptors.has(k) ||
+        findWorkloadCondition(workload.status?.conditions, quotaReservedCondition) === undefined;
+      head = false;
+      if (message !== undefined && write) pending.push({ workload, reason: "Pending", message });
     }
+    pendingByClusterQueue.set(cqName, counts.active + counts.inadmissible);
   }
 
-  const admitted = new Set(admissions.map((a) => key(a.workload)));
   const clusterQueues = new Map<string, ClusterQueueStatus & { activeState: ActiveState }>();
   for (const cq of input.clusterQueues) {
     const name = cq.metadata.name ?? "";
     const node = tree.nodes.get(name) ?? quotaNodeOf(cq);
-    const list = reserving.get(name) ?? [];
+    const reservedUsage = new Map<string, number>();
     const admittedUsage = new Map<string, number>();
-    for (const workload of list) {
-      if (!admitted.has(key(workload)) && !isWorkloadAdmitted(workload)) continue;
-      const usage = admitted.has(key(workload))
-        ? (admissions.find((a) => key(a.workload) === key(workload))?.admission ?? undefined)
-        : undefined;
-      const wl =
-        usage === undefined
-          ? workload
-          : ({ ...workload, status: { ...workload.status, admission: usage } } as Wl);
-      for (const [k, v] of usageOf(wl)) admittedUsage.set(k, (admittedUsage.get(k) ?? 0) + v);
+    let reservedCount = admittedCount.get(name) ?? 0;
+    let admitted = reservedCount;
+    for (const entry of reserving.get(name) ?? []) {
+      reservedCount++;
+      addTo(reservedUsage, entry.usage);
+      if (!isWorkloadAdmitted(entry.workload)) continue;
+      admitted++;
+      addTo(admittedUsage, entry.usage);
     }
-    const reservedCount = list.length;
-    const admittedCount = list.filter((w) => admitted.has(key(w)) || isWorkloadAdmitted(w)).length;
+    for (const { workload, admission } of admissions) {
+      if (admission.clusterQueue !== name) continue;
+      const usage = info.usage({
+        ...workload,
+        status: { ...workload.status, admission },
+      } as Wl);
+      addTo(reservedUsage, usage);
+      addTo(admittedUsage, usage);
+    }
     clusterQueues.set(name, {
       activeState: states.get(name) ?? { active: false, reason: "Unknown", message: "" },
       pendingWorkloads: pendingByClusterQueue.get(name) ?? 0,
       reservingWorkloads: reservedCount,
-      admittedWorkloads: admittedCount,
-      flavorsReservation: flavorUsages(cq, node.usage, node),
+      admittedWorkloads: admitted,
+      flavorsReservation: flavorUsages(cq, reservedUsage, node),
       flavorsUsage: flavorUsages(cq, admittedUsage, node),
     });
   }
@@ -278,12 +399,18 @@ export function planCycle(input: CycleInput): CyclePlan {
   for (const lq of input.localQueues) {
     const lqKey = key(lq);
     const cqName = lq.spec.clusterQueue ?? "";
-    const mine = (w: Wl): boolean =>
-      `${w.metadata.namespace ?? ""}/${w.spec.queueName ?? ""}` === lqKey;
-    const all = input.workloads.filter((w) => mine(w) && !isWorkloadFinished(w));
-    const reservingHere = all.filter((w) => hasQuotaReservation(w) || admitted.has(key(w)));
-    const admittedHere = reservingHere.filter((w) => isWorkloadAdmitted(w) || admitted.has(key(w)));
-    const pendingHere = (queued.get(cqName) ?? []).filter((w) => mine(w) && !decided.has(key(w)));
+    let reservingHere = 0;
+    let admittedHere = 0;
+    let pendingHere = 0;
+    for (const w of byLocalQueue.get(lqKey) ?? []) {
+      const k = key(w);
+      if (hasQuotaReservation(w) || admittedNow.has(k)) {
+        reservingHere++;
+        if (isWorkloadAdmitted(w) || admittedNow.has(k)) admittedHere++;
+      } else if (queuedKeys.has(k)) {
+        pendingHere++;
+      }
+    }
     const cqState = states.get(cqName);
     localQueues.set(lqKey, {
       activeState:
@@ -300,11 +427,47 @@ export function planCycle(input: CycleInput): CyclePlan {
                 reason: "ClusterQueueIsInactive",
                 message: "Can't submit new workloads to clusterQueue",
               },
-      pendingWorkloads: pendingHere.length,
-      reservingWorkloads: reservingHere.length,
-      admittedWorkloads: admittedHere.length,
+      pendingWorkloads: pendingHere,
+      reservingWorkloads: reservingHere,
+      admittedWorkloads: admittedHere,
     });
   }
 
-  return { admissions, pending, clusterQueues, localQueues, pendingByClusterQueue };
+  return {
+    admissions,
+    preemptions,
+    pending,
+    clusterQueues,
+    localQueues,
+    pendingByClusterQueue,
+    pendingStatus,
+    preemptionSkips,
+  };
+}
+
+function addTo(into: Map<string, number>, usage: ReadonlyMap<string, number>): void {
+  for (const [k, v] of usage) into.set(k, (into.get(k) ?? 0) + v);
+}
+
+/**
+ * Kueue's `quotaResourcesToReserve` for a Workload that could preempt but found no target: up
+ * to its nominal quota, or up to its borrowing limit when it would borrow.
+ */
+function toReserve(
+  node: QuotaNode,
+  usage: ReadonlyMap<string, number>,
+  borrows: boolean,
+): Map<string, number> {
+  const reserved = new Map<string, number>();
+  for (const [k, amount] of usage) {
+    const nominal = node.nominal.get(k) ?? 0;
+    const used = node.usage.get(k) ?? 0;
+    if (borrows) {
+      const limit = node.borrowingLimit.get(k);
+      reserved.set(k, limit === undefined ? amount : Math.min(amount, nominal + limit - used));
+    } else {
+      reserved.set(k, Math.max(0, Math.min(amount, nominal - used)));
+    }
+  }
+  return reserved;
 }

@@ -151,17 +151,6 @@ const noFit = [
     want: "couldn't assign flavors to pod set main: insufficient quota for cpu in flavor default, request > maximum capacity (10 > 8)",
   },
   {
-    name: "the quota is in use",
-    cqs: [
-      makeClusterQueue("cq")
-        .resourceGroup({ default: { cpu: "2", memory: "2Gi" } })
-        .obj(),
-    ],
-    workload: makeKueueWorkload("w").podSet("main", 1, { cpu: "1", memory: "2Gi" }).obj(),
-    usage: { [frKey("default", "memory")]: 1024 ** 3 },
-    want: "couldn't assign flavors to pod set main: insufficient unused quota for memory in flavor default, 1Gi more needed",
-  },
-  {
     name: "a resource no group covers",
     cqs: [
       makeClusterQueue("cq")
@@ -205,6 +194,43 @@ const noFit = [
     want: "couldn't assign flavors to pod set main: insufficient quota for cpu in flavor default, request > maximum capacity (3 > 2)",
   },
 ] as const;
+
+test("assignFlavors: a request within nominal quota that is in use can preempt, with Kueue's pending message", () => {
+  const cq = makeClusterQueue("cq")
+    .resourceGroup({ default: { cpu: "2", memory: "2Gi" } })
+    .obj();
+  const result = run(
+    [cq],
+    makeKueueWorkload("w").podSet("main", 1, { cpu: "1", memory: "2Gi" }).obj(),
+    { [frKey("default", "memory")]: 1024 ** 3 },
+  );
+  assert.equal(result.kind, "preempt");
+  if (result.kind !== "preempt") return;
+  assert.deepEqual(
+    [result.message, [...result.needPreemption]],
+    [
+      "couldn't assign flavors to pod set main: insufficient unused quota for memory in flavor default, 1Gi more needed",
+      ["default/memory"],
+    ],
+  );
+});
+
+test("assignFlavors: a request above nominal that only borrowing could satisfy does not preempt unless borrowWithinCohort allows it", () => {
+  const cqs = (policy: "Never" | "LowerPriority") => [
+    makeClusterQueue("a")
+      .cohort("all")
+      .resourceGroup({ default: { cpu: "2" } })
+      .preemption({ reclaimWithinCohort: "Any", borrowWithinCohort: { policy } })
+      .obj(),
+    makeClusterQueue("b")
+      .cohort("all")
+      .resourceGroup({ default: { cpu: "2" } })
+      .obj(),
+  ];
+  const usage = { [frKey("default", "cpu")]: 1000 };
+  assert.equal(run(cqs("Never"), cpu("4").obj(), usage).kind, "noFit");
+  assert.equal(run(cqs("LowerPriority"), cpu("4").obj(), usage).kind, "preempt");
+});
 
 for (const c of noFit) {
   test(`assignFlavors: no fit when ${c.name}`, () => {

@@ -1,20 +1,21 @@
 /**
- * Kueue's flavor assignment (pkg/scheduler/flavorassigner) without preemption: for each PodSet
- * and each resource group covering its requests, the first flavor (in the ClusterQueue's order)
- * whose taints the pods tolerate, whose node labels match the pods' node selector and required
- * node affinity, and whose quota fits the request; with `whenCanBorrow: TryNextFlavor` a flavor
- * that fits only by borrowing is kept as a fallback while later flavors are tried. Messages are
- * Kueue's.
+ * Kueue's flavor assignment (pkg/scheduler/flavorassigner): for each PodSet and each resource
+ * group covering its requests, a flavor (in the ClusterQueue's order) whose taints the pods
+ * tolerate and whose node labels match the pods' node selector and required node affinity. Each
+ * resource of a flavor is `fit` (the quota is free now), `preempt` (it would be free if admitted
+ * workloads were evicted: the request is within the ClusterQueue's nominal quota, or
+ * `borrowWithinCohort` allows preempting while borrowing) or `noFit`; the flavor's mode is the
+ * worst of its resources. The search stops at a flavor as `flavorFungibility` says
+ * (`whenCanBorrow`, `whenCanPreempt`), otherwise the best mode seen wins. Messages are Kueue's.
  */
 import {
   type ClusterQueue,
   compileNodeSelectorTerm,
   type KueueWorkload,
   type NodeSelectorTerm,
-  type Pod,
+  type PodSet,
   type PodSetAssignment,
   type PodSpec,
-  podRequests,
   type ResourceFlavor,
   tolerationsTolerateTaint,
 } from "../../api/index.ts";
@@ -26,6 +27,18 @@ import {
   type QuotaNode,
   type QuotaTree,
 } from "../cache/quota.ts";
+import { podSetRequests } from "../cache/requests.ts";
+
+export { podSetRequests };
+
+/** How a resource, a flavor, a PodSet or a Workload can get quota, worst first. */
+export type AssignmentMode = "noFit" | "preempt" | "fit";
+
+const modeRank: Readonly<Record<AssignmentMode, number>> = { noFit: 0, preempt: 1, fit: 2 };
+
+function worse(a: AssignmentMode, b: AssignmentMode): AssignmentMode {
+  return modeRank[a] <= modeRank[b] ? a : b;
+}
 
 export type AssignmentResult =
   | {
@@ -36,15 +49,18 @@ export type AssignmentResult =
       /** Whether some resource goes above the ClusterQueue's nominal quota. */
       readonly borrows: boolean;
     }
+  | {
+      /** Every PodSet has flavors, but some resource needs admitted workloads evicted first. */
+      readonly kind: "preempt";
+      readonly podSetAssignments: PodSetAssignment[];
+      readonly usage: FlavorResourceAmounts;
+      readonly borrows: boolean;
+      /** The `flavor/resource` keys whose quota must be freed by preemption. */
+      readonly needPreemption: ReadonlySet<string>;
+      /** Why it does not fit now (the Workload's pending message). */
+      readonly message: string;
+    }
   | { readonly kind: "noFit"; readonly message: string };
-
-/** The per-pod requests of a PodSet (millicores for cpu), as the pod would compute them. */
-export function podSetRequests(
-  podSet: DeepReadonly<KueueWorkload["spec"]["podSets"][number]>,
-): Map<string, number> {
-  const pod = { metadata: {}, spec: podSet.template.spec } as unknown as DeepReadonly<Pod>;
-  return podRequests(pod);
-}
 
 type Flavor = DeepReadonly<ResourceFlavor>;
 
@@ -83,7 +99,34 @@ function matchesFlavorLabels(
 
 interface FlavorChoice {
   readonly flavor: string;
+  readonly mode: AssignmentMode;
   readonly borrows: boolean;
+  /** Resources of the group whose mode is `preempt` in this flavor. */
+  readonly preempting: readonly string[];
+}
+
+/** Kueue's `shouldTryNextFlavor`: whether a flavor of this mode is not good enough to stop at. */
+function shouldTryNextFlavor(
+  mode: AssignmentMode,
+  borrows: boolean,
+  fungibility: DeepReadonly<ClusterQueue["spec"]["flavorFungibility"]>,
+): boolean {
+  const whenCanBorrow = fungibility?.whenCanBorrow ?? "Borrow";
+  const whenCanPreempt = fungibility?.whenCanPreempt ?? "TryNextFlavor";
+  if (
+    mode === "preempt" &&
+    whenCanPreempt === "Preempt" &&
+    (!borrows || whenCanBorrow === "Borrow")
+  )
+    return false;
+  if (mode === "fit" && (!borrows || whenCanBorrow === "Borrow")) return false;
+  return true;
+}
+
+/** Whether the ClusterQueue may preempt while it borrows (`borrowWithinCohort`). */
+export function canPreemptWhileBorrowing(cq: DeepReadonly<ClusterQueue>): boolean {
+  const policy = cq.spec.preemption?.borrowWithinCohort?.policy ?? "Never";
+  return policy !== "Never";
 }
 
 /**
@@ -96,24 +139,31 @@ export function assignFlavors(
   flavors: ReadonlyMap<string, Flavor>,
   tree: QuotaTree,
   node: QuotaNode,
+  requests: (podSet: DeepReadonly<PodSet>) => ReadonlyMap<string, number> = podSetRequests,
 ): AssignmentResult {
   const groups = cq.spec.resourceGroups ?? [];
   const covers = (resource: string): boolean =>
     groups.some((g) => g.coveredResources.includes(resource));
+  const preemptWhileBorrowing = canPreemptWhileBorrowing(cq);
   const taken: FlavorResourceAmounts = new Map();
   const assignments: PodSetAssignment[] = [];
-  const failures: string[] = [];
+  /** Each PodSet's reasons, in PodSet order; `failed` once one has no flavor at all. */
+  const messages: string[] = [];
+  let failed = false;
+  const needPreemption = new Set<string>();
+  let mode: AssignmentMode = "fit";
   let borrows = false;
   const reclaimable = new Map(
     (workload.status?.reclaimablePods ?? []).map((r) => [r.name, r.count]),
   );
   for (const podSet of workload.spec.podSets) {
     const count = Math.max(0, podSet.count - (reclaimable.get(podSet.name) ?? 0));
-    const perPod = podSetRequests(podSet);
+    const perPod = requests(podSet);
     const total = new Map<string, number>();
     for (const [resource, amount] of perPod) total.set(resource, amount * count);
     if (covers("pods")) total.set("pods", count);
     const reasons: string[] = [];
+    const waitReasons: string[] = [];
     const chosen: Record<string, string> = {};
     const usageHere: FlavorResourceAmounts = new Map();
     for (const resource of total.keys()) {
@@ -127,7 +177,7 @@ export function assignFlavors(
         for (const key of Object.keys(flavors.get(f.name)?.spec?.nodeLabels ?? {}))
           labelKeys.add(key);
       }
-      let fallback: FlavorChoice | undefined;
+      let best: FlavorChoice | undefined;
       let choice: FlavorChoice | undefined;
       const groupReasons: string[] = [];
       for (const f of group.flavors) {
@@ -146,50 +196,69 @@ export function assignFlavors(
           groupReasons.push(`flavor ${f.name} doesn't match node affinity`);
           continue;
         }
-        let fits = true;
+        let flavorMode: AssignmentMode = "fit";
         let flavorBorrows = false;
+        const preempting: string[] = [];
         for (const resource of requested) {
           const key = frKey(f.name, resource);
           const value = (total.get(resource) ?? 0) + (taken.get(key) ?? 0);
           const max = tree.potentialAvailable(node, key);
           const available = tree.available(node, key);
+          const nominal = node.nominal.get(key) ?? 0;
+          if (node.cohort !== undefined && (node.usage.get(key) ?? 0) + value > nominal) {
+            flavorBorrows = true;
+          }
           if (value > max) {
             groupReasons.push(
               `insufficient quota for ${resource} in flavor ${f.name}, request > maximum capacity (${formatAmount(resource, value)} > ${formatAmount(resource, max)})`,
             );
-            fits = false;
-          } else if (value > available) {
-            groupReasons.push(
-              `insufficient unused quota for ${resource} in flavor ${f.name}, ${formatAmount(resource, value - available)} more needed`,
-            );
-            fits = false;
-          } else if ((node.usage.get(key) ?? 0) + value > (node.nominal.get(key) ?? 0)) {
-            flavorBorrows = true;
+            flavorMode = "noFit";
+            break;
+          }
+          if (value <= available) continue;
+          groupReasons.push(
+            `insufficient unused quota for ${resource} in flavor ${f.name}, ${formatAmount(resource, value - available)} more needed`,
+          );
+          if (value <= nominal || preemptWhileBorrowing) {
+            flavorMode = worse(flavorMode, "preempt");
+            preempting.push(resource);
+          } else {
+            flavorMode = "noFit";
+            break;
           }
         }
-        if (!fits) continue;
-        if (!flavorBorrows || (cq.spec.flavorFungibility?.whenCanBorrow ?? "Borrow") === "Borrow") {
-          choice = { flavor: f.name, borrows: flavorBorrows };
+        const candidate = { flavor: f.name, mode: flavorMode, borrows: flavorBorrows, preempting };
+        if (
+          flavorMode !== "noFit" &&
+          !shouldTryNextFlavor(flavorMode, flavorBorrows, cq.spec.flavorFungibility)
+        ) {
+          choice = candidate;
           break;
         }
-        fallback ??= { flavor: f.name, borrows: true };
+        if (modeRank[flavorMode] > modeRank[best?.mode ?? "noFit"]) best = candidate;
       }
-      choice ??= fallback;
+      choice ??= best;
       if (choice === undefined) {
         reasons.push(...groupReasons);
         continue;
       }
+      if (choice.mode !== "fit") waitReasons.push(...groupReasons);
+      mode = worse(mode, choice.mode);
       borrows ||= choice.borrows;
+      for (const resource of choice.preempting) needPreemption.add(frKey(choice.flavor, resource));
       for (const resource of requested) {
         chosen[resource] = choice.flavor;
         const key = frKey(choice.flavor, resource);
         usageHere.set(key, (usageHere.get(key) ?? 0) + (total.get(resource) ?? 0));
       }
     }
-    if (reasons.length > 0) {
-      failures.push(
-        `couldn't assign flavors to pod set ${podSet.name}: ${[...reasons].sort().join(", ")}`,
+    if (reasons.length > 0 || waitReasons.length > 0) {
+      messages.push(
+        `couldn't assign flavors to pod set ${podSet.name}: ${[...reasons, ...waitReasons].sort().join(", ")}`,
       );
+    }
+    if (reasons.length > 0) {
+      failed = true;
       continue;
     }
     for (const [key, amount] of usageHere) taken.set(key, (taken.get(key) ?? 0) + amount);
@@ -199,6 +268,16 @@ export function assignFlavors(
     }
     assignments.push({ name: podSet.name, flavors: chosen, resourceUsage, count: podSet.count });
   }
-  if (failures.length > 0) return { kind: "noFit", message: failures.join("; ") };
+  if (failed) return { kind: "noFit", message: messages.join("; ") };
+  if (mode === "preempt") {
+    return {
+      kind: "preempt",
+      podSetAssignments: assignments,
+      usage: taken,
+      borrows,
+      needPreemption,
+      message: messages.join("; "),
+    };
+  }
   return { kind: "fit", podSetAssignments: assignments, usage: taken, borrows };
 }

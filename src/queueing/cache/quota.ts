@@ -74,6 +74,11 @@ export class QuotaTree {
     }
   }
 
+  /** The ClusterQueues of a cohort (empty for an unknown cohort). */
+  members(cohort: string): readonly QuotaNode[] {
+    return this.#cohorts.get(cohort) ?? [];
+  }
+
   /** Capacity a ClusterQueue keeps for itself: nominal minus what it may lend. */
   static localQuota(node: QuotaNode, key: string): number {
     const lending = node.lendingLimit.get(key);

@@ -11,22 +11,18 @@
  */
 import {
   admissionGate,
-  finishedCondition,
+  evictedCondition,
+  findWorkloadCondition,
+  hasQuotaReservation,
   isWorkloadAdmitted,
   isWorkloadEvicted,
   isWorkloadFinished,
   type KueueWorkload,
-  kueueTime,
-  managedFinalizer,
   managedLabel,
   type Pod,
   podPriorityClassSource,
-  podSetLabel,
   queueNameOf,
   type ResourceFlavor,
-  resourceInUseFinalizer,
-  setWorkloadCondition,
-  type Toleration,
   type WorkloadPriorityClass,
   workloadPriorityClassLabel,
   workloadPriorityClassSource,
@@ -34,7 +30,6 @@ import {
 import {
   type Client,
   type EventRecorder,
-  isNotFound,
   type Lister,
   podsResource,
   referenceTo,
@@ -43,6 +38,14 @@ import type { Clock, DeepReadonly } from "../../util/index.ts";
 import type { QueueingConfig } from "../config.ts";
 import { kueueWorkloadsResource } from "../resources.ts";
 import { type WorkloadPriority, workloadForPod } from "./workload-for-pod.ts";
+import {
+  clearReservation,
+  removePodFinalizer,
+  removeWorkloadFinalizer,
+  setWorkloadFinished,
+  stopPod,
+  ungatedPod,
+} from "./writes.ts";
 
 export interface PodReconcilerDeps {
   readonly client: Client;
@@ -89,7 +92,11 @@ function isTerminated(pod: P): boolean {
   return pod.status?.phase === "Succeeded" || pod.status?.phase === "Failed";
 }
 
-function priorityOf(deps: PodReconcilerDeps, pod: P): WorkloadPriority {
+function isSuspended(pod: P): boolean {
+  return isGated(pod) || isTerminated(pod);
+}
+
+export function priorityOf(deps: PodReconcilerDeps, pod: P): WorkloadPriority {
   const wpcName = pod.metadata.labels?.[workloadPriorityClassLabel];
   if (wpcName !== undefined) {
     const wpc = deps.workloadPriorityClasses.get(undefined, wpcName);
@@ -123,81 +130,6 @@ function priorityOf(deps: PodReconcilerDeps, pod: P): WorkloadPriority {
     };
   }
   return { priority: 0 };
-}
-
-async function removeWorkloadFinalizer(deps: PodReconcilerDeps, workload: W): Promise<void> {
-  if (!(workload.metadata.finalizers ?? []).includes(resourceInUseFinalizer)) return;
-  const next = structuredClone(workload) as KueueWorkload;
-  next.metadata.finalizers = (next.metadata.finalizers ?? []).filter(
-    (f) => f !== resourceInUseFinalizer,
-  );
-  await ignoreNotFound(deps.client.update<KueueWorkload>(kueueWorkloadsResource, next));
-}
-
-async function removePodFinalizer(deps: PodReconcilerDeps, pod: P): Promise<void> {
-  if (!(pod.metadata.finalizers ?? []).includes(managedFinalizer)) return;
-  const next = structuredClone(pod) as Pod;
-  next.metadata.finalizers = (next.metadata.finalizers ?? []).filter((f) => f !== managedFinalizer);
-  if (next.metadata.finalizers.length === 0) delete next.metadata.finalizers;
-  await ignoreNotFound(deps.client.update<Pod>(podsResource, next));
-}
-
-async function ignoreNotFound(write: Promise<unknown>): Promise<void> {
-  try {
-    await write;
-  } catch (error: unknown) {
-    if (!isNotFound(error)) throw error;
-  }
-}
-
-/** Kueue's `stop`: the TerminationTarget condition, then DELETE, then event `Stopped`. */
-export async function stopPod(
-  deps: PodReconcilerDeps,
-  pod: P,
-  reason: string,
-  message: string,
-): Promise<void> {
-  if (pod.metadata.deletionTimestamp !== undefined) return;
-  const next = structuredClone(pod) as Pod;
-  const now = kueueTime(deps.clock.now());
-  const conditions = (next.status?.conditions ?? []).filter((c) => c.type !== "TerminationTarget");
-  conditions.push({
-    type: "TerminationTarget",
-    status: "True",
-    reason,
-    message,
-    lastTransitionTime: now,
-  } as never);
-  next.status = { ...next.status, conditions };
-  await ignoreNotFound(deps.client.updateStatus<Pod>(podsResource, next));
-  await ignoreNotFound(
-    deps.client.delete(podsResource, pod.metadata.namespace ?? "", pod.metadata.name ?? ""),
-  );
-  deps.events.event(referenceTo(pod, podsResource), "Normal", "Stopped", message);
-}
-
-/** What admitting adds to a pod: the PodSet label, flavor node labels and tolerations. */
-export function ungatedPod(pod: P, workload: W, flavors: Lister<ResourceFlavor>): Pod {
-  const next = structuredClone(pod) as Pod;
-  const assignment = workload.status?.admission?.podSetAssignments?.[0];
-  const podSet = assignment?.name ?? "main";
-  const nodeSelector: Record<string, string> = { ...next.spec.nodeSelector };
-  const tolerations: Toleration[] = [...(next.spec.tolerations ?? [])];
-  for (const flavorName of new Set(Object.values(assignment?.flavors ?? {}))) {
-    const flavor = flavors.get(undefined, flavorName);
-    Object.assign(nodeSelector, flavor?.spec?.nodeLabels ?? {});
-    for (const t of flavor?.spec?.tolerations ?? []) {
-      if (!tolerations.some((have) => JSON.stringify(have) === JSON.stringify(t)))
-        tolerations.push(structuredClone(t) as Toleration);
-    }
-  }
-  next.metadata.labels = { ...next.metadata.labels, [podSetLabel]: podSet };
-  if (Object.keys(nodeSelector).length > 0) next.spec.nodeSelector = nodeSelector;
-  if (tolerations.length > 0) next.spec.tolerations = tolerations;
-  const gates = (next.spec.schedulingGates ?? []).filter((g) => g.name !== admissionGate);
-  if (gates.length > 0) next.spec.schedulingGates = gates;
-  else delete next.spec.schedulingGates;
-  return next;
 }
 
 /** Reconciles the single pod `namespace/name`. Throws to be retried (conflicts included). */
@@ -240,16 +172,7 @@ export async function reconcilePod(
   if (isTerminated(pod)) {
     if (workload !== undefined) {
       const reason = pod.status?.phase === "Succeeded" ? "Succeeded" : "Failed";
-      const next = structuredClone(workload) as KueueWorkload;
-      next.status = {
-        ...next.status,
-        conditions: setWorkloadCondition(
-          next.status?.conditions,
-          { type: finishedCondition, status: "True", reason, message: pod.status?.message ?? "" },
-          deps.clock.now(),
-        ),
-      };
-      await deps.client.updateStatus<KueueWorkload>(kueueWorkloadsResource, next);
+      await setWorkloadFinished(deps, workload, reason, pod.status?.message ?? "");
       deps.events.event(
         referenceTo(pod, podsResource),
         "Normal",
@@ -273,14 +196,13 @@ export async function reconcilePod(
     );
     return;
   }
-  if (isWorkloadEvicted(workload)) {
-    const evicted = workload.status?.conditions?.find((c) => c.type === "Evicted");
-    await stopPod(
-      deps,
-      pod,
-      `WorkloadEvictedDueTo${evicted?.reason ?? ""}`,
-      evicted?.message ?? "",
-    );
+  const evicted = findWorkloadCondition(workload.status?.conditions, evictedCondition);
+  if (evicted !== undefined && isWorkloadEvicted(workload)) {
+    if (!isSuspended(pod)) {
+      await stopPod(deps, pod, `WorkloadEvictedDueTo${evicted.reason}`, evicted.message);
+    }
+    // A single pod is never "active" for Kueue: its quota goes as soon as it is told to stop.
+    if (hasQuotaReservation(workload)) await clearReservation(deps, workload, evicted);
     return;
   }
   if (isGated(pod)) {

@@ -200,3 +200,87 @@ for (const c of updateCases) {
     assert.deepEqual(validatePodUpdate(c.old, c.pod, env()).errors.map(fieldErrorString), c.want);
   });
 }
+
+const worker = () =>
+  queued()
+    .label("kueue.x-k8s.io/pod-group-name", "spark")
+    .label("kueue.x-k8s.io/pod-group-role", "workers");
+const sparkDriver = () =>
+  queued()
+    .label("kueue.x-k8s.io/pod-group-name", "spark")
+    .annotation(
+      "kueue.x-k8s.io/pod-group-sets",
+      '[{"name":"driver","count":1},{"name":"workers","count":2,"template":{"spec":{"containers":[{"name":"w"}]}}}]',
+    );
+
+test("defaultPod: a driver runs as its own pod set and a worker as its role (role-hash annotation)", () => {
+  const driverPod = defaultPod(sparkDriver().obj(), env());
+  const workerPod = defaultPod(worker().obj(), env());
+  assert.equal(
+    (driverPod as { pod: Pod }).pod.metadata.annotations?.["kueue.x-k8s.io/role-hash"],
+    "driver",
+  );
+  assert.equal(
+    (workerPod as { pod: Pod }).pod.metadata.annotations?.["kueue.x-k8s.io/role-hash"],
+    "workers",
+  );
+});
+
+test("defaultPod: gangScheduleAdmittedGroups points a group's pods at the group's PodGroup", () => {
+  const pod = queued()
+    .label("kueue.x-k8s.io/pod-group-name", "g")
+    .annotation("kueue.x-k8s.io/pod-group-total-count", "2")
+    .obj();
+  const on = defaultPod(pod, env({ config: { gangScheduleAdmittedGroups: true } }));
+  assert.deepEqual((on as { pod: Pod }).pod.spec.workloadRef, { name: "g", podGroupName: "g" });
+  const off = defaultPod(pod, env());
+  assert.equal((off as { pod: Pod }).pod.spec.workloadRef, undefined);
+});
+
+const storyThree = [
+  { name: "a worker needs no total count", pod: worker().obj(), want: [] },
+  { name: "a valid driver", pod: sparkDriver().obj(), want: [] },
+  {
+    name: "a role without a group",
+    pod: queued().label("kueue.x-k8s.io/pod-group-role", "workers").obj(),
+    want: [
+      "metadata.labels[kueue.x-k8s.io/pod-group-name]: Required value: the 'kueue.x-k8s.io/pod-group-role' label needs the 'kueue.x-k8s.io/pod-group-name' label",
+    ],
+  },
+  {
+    name: "a role that is not a DNS label",
+    pod: worker().label("kueue.x-k8s.io/pod-group-role", "Work_ers").obj(),
+    want: [
+      "metadata.labels[kueue.x-k8s.io/pod-group-role]: Invalid value: \"Work_ers\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+    ],
+  },
+] as const;
+
+for (const c of storyThree) {
+  test(`validatePodCreate: ${c.name}`, () => {
+    assert.deepEqual(validatePodCreate(c.pod, env()).errors.map(fieldErrorString), c.want);
+  });
+}
+
+test("validatePodUpdate: the pod sets and the role cannot change", () => {
+  const old = sparkDriver().label("kueue.x-k8s.io/pod-group-role", "driver").obj();
+  const next = structuredClone(old);
+  next.metadata.annotations = {
+    ...next.metadata.annotations,
+    "kueue.x-k8s.io/pod-group-sets": '[{"name":"driver","count":1}]',
+  };
+  next.metadata.labels = { ...next.metadata.labels, "kueue.x-k8s.io/pod-group-role": "workers" };
+  const messages = validatePodUpdate(old, next, env()).errors.map(fieldErrorString);
+  assert.ok(
+    messages.includes(
+      `metadata.annotations[kueue.x-k8s.io/pod-group-sets]: Invalid value: "[{\\"name\\":\\"driver\\",\\"count\\":1}]": field is immutable`,
+    ),
+    JSON.stringify(messages),
+  );
+  assert.ok(
+    messages.includes(
+      'metadata.labels[kueue.x-k8s.io/pod-group-role]: Invalid value: "workers": field is immutable',
+    ),
+    JSON.stringify(messages),
+  );
+});

@@ -11,6 +11,7 @@ import {
   forbiddenField,
   immutable,
   invalid,
+  isDns1123Label,
   isDns1123Subdomain,
   type LabelSelector,
   managedFinalizer,
@@ -19,6 +20,8 @@ import {
   maxExecTimeLabel,
   type Pod,
   podGroupNameLabel,
+  podGroupRoleLabel,
+  podGroupSetsAnnotation,
   podGroupTotalCountAnnotation,
   podSuspendingParentAnnotation,
   prebuiltWorkloadLabel,
@@ -32,6 +35,8 @@ import {
 } from "../../api/index.ts";
 import type { DeepReadonly } from "../../util/index.ts";
 import { knownFrameworks, type QueueingConfig } from "../config.ts";
+import { gangWorkloadRef } from "./gang-objects.ts";
+import { driverRole, parsePodGroupSets, validateDriverPod } from "./pod-group-sets.ts";
 import { roleHash } from "./role-hash.ts";
 
 /** What the webhook looks up besides the pod. */
@@ -113,9 +118,30 @@ export function defaultPod(pod: DeepReadonly<Pod>, env: PodWebhookEnv): DefaultR
   }
   const annotations = next.metadata.annotations ?? {};
   if (annotations[roleHashAnnotation] === undefined) {
-    next.metadata.annotations = { ...annotations, [roleHashAnnotation]: roleHash(next.spec) };
+    // A pod of a driver-created group runs as its declared pod set (docs/decisions/0008).
+    const role = declaredRole(next) ?? roleHash(next.spec);
+    next.metadata.annotations = { ...annotations, [roleHashAnnotation]: role };
+  }
+  const group = next.metadata.labels?.[podGroupNameLabel] ?? "";
+  if (
+    config.gangScheduleAdmittedGroups &&
+    group !== "" &&
+    next.spec.workloadRef === undefined &&
+    next.metadata.annotations?.[podGroupTotalCountAnnotation] !== undefined &&
+    next.metadata.annotations[podGroupSetsAnnotation] === undefined &&
+    next.metadata.labels?.[podGroupRoleLabel] === undefined
+  ) {
+    next.spec.workloadRef = gangWorkloadRef(group);
   }
   return { kind: "mutated", pod: next };
+}
+
+/** The pod set a story-3 pod declares: its role label, or the driver's own set. */
+function declaredRole(pod: DeepReadonly<Pod>): string | undefined {
+  const sets = pod.metadata.annotations?.[podGroupSetsAnnotation];
+  if (sets === undefined) return pod.metadata.labels?.[podGroupRoleLabel];
+  const parsed = parsePodGroupSets(sets);
+  return parsed.kind === "ok" ? driverRole(parsed.sets, pod) : undefined;
 }
 
 function crdName(labels: Readonly<Record<string, string>> | undefined, key: string): FieldError[] {
@@ -158,6 +184,28 @@ function validateCommon(pod: DeepReadonly<Pod>): FieldError[] {
   const both = `both the '${podGroupTotalCountAnnotation}' annotation and the '${podGroupNameLabel}' label should be set`;
   const total = pod.metadata.annotations?.[podGroupTotalCountAnnotation];
   const group = labels[podGroupNameLabel] ?? "";
+  // Story 3: the driver's pod sets, or a worker's role, stand in for the total count.
+  const sets = pod.metadata.annotations?.[podGroupSetsAnnotation];
+  const role = labels[podGroupRoleLabel];
+  if (group === "" && (sets !== undefined || role !== undefined)) {
+    const key =
+      sets !== undefined
+        ? `'${podGroupSetsAnnotation}' annotation`
+        : `'${podGroupRoleLabel}' label`;
+    errors.push(
+      required(
+        labelsPath.key(podGroupNameLabel),
+        `the ${key} needs the '${podGroupNameLabel}' label`,
+      ),
+    );
+    return errors;
+  }
+  if (role !== undefined) {
+    errors.push(
+      ...isDns1123Label(role).map((m) => invalid(labelsPath.key(podGroupRoleLabel), role, m)),
+    );
+  }
+  errors.push(...validateDriverPod(pod));
   if (group === "") {
     if (total !== undefined) {
       errors.push(required(labelsPath.key(podGroupNameLabel), both));
@@ -165,7 +213,7 @@ function validateCommon(pod: DeepReadonly<Pod>): FieldError[] {
     }
   } else {
     errors.push(...crdName(labels, podGroupNameLabel));
-    if (total === undefined) {
+    if (total === undefined && sets === undefined && role === undefined) {
       errors.push(required(annotationsPath.key(podGroupTotalCountAnnotation), both));
       return errors;
     }
@@ -276,6 +324,15 @@ export function validatePodUpdate(
   const oldGroup = oldLabels[podGroupNameLabel] ?? "";
   if (oldGroup !== "" && oldGroup !== (labels[podGroupNameLabel] ?? "")) {
     errors.push(immutable(labelsPath.key(podGroupNameLabel), labels[podGroupNameLabel] ?? ""));
+  }
+  const oldSets = old.metadata.annotations?.[podGroupSetsAnnotation];
+  const sets = pod.metadata.annotations?.[podGroupSetsAnnotation];
+  if (oldSets !== undefined && oldSets !== sets) {
+    errors.push(immutable(annotationsPath.key(podGroupSetsAnnotation), sets ?? ""));
+  }
+  const oldRole = oldLabels[podGroupRoleLabel];
+  if (oldRole !== undefined && oldRole !== labels[podGroupRoleLabel]) {
+    errors.push(immutable(labelsPath.key(podGroupRoleLabel), labels[podGroupRoleLabel] ?? ""));
   }
   if (
     old.metadata.annotations?.[retriableInGroupAnnotation] === "false" &&

@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import {
+  isGroupWorkloadAnnotation,
   isValidLabelValue,
   jobUidLabel,
   type KueueWorkload,
@@ -12,6 +13,7 @@ import {
   mainPodSetName,
   maxExecTimeLabel,
   type Pod,
+  type PodSet,
   queueNameOf,
   resourceInUseFinalizer,
 } from "../../api/index.ts";
@@ -86,5 +88,35 @@ export function workloadForPod(pod: DeepReadonly<Pod>, priority: WorkloadPriorit
         : { priorityClassSource: priority.priorityClassSource }),
       ...(Number.isInteger(maxExec) && maxExec > 0 ? { maximumExecutionTimeSeconds: maxExec } : {}),
     },
+  };
+}
+
+/**
+ * The Workload of a pod group (Kueue's `NewGroupWorkload`): named after the group, annotated
+ * `kueue.x-k8s.io/is-group-workload: "true"`, owned (not controlled) by every pod in `owners`.
+ */
+export function workloadForGroup(
+  name: string,
+  pod: DeepReadonly<Pod>,
+  podSets: readonly PodSet[],
+  owners: readonly DeepReadonly<Pod>[],
+  priority: WorkloadPriority,
+): KueueWorkload {
+  const single = workloadForPod(pod, priority);
+  return {
+    ...single,
+    metadata: {
+      name,
+      namespace: pod.metadata.namespace ?? "",
+      annotations: { [isGroupWorkloadAnnotation]: "true" },
+      finalizers: [resourceInUseFinalizer],
+      ownerReferences: owners.map((o) => ({
+        apiVersion: "v1",
+        kind: "Pod",
+        name: o.metadata.name ?? "",
+        uid: o.metadata.uid ?? "",
+      })),
+    },
+    spec: { ...single.spec, podSets: structuredClone([...podSets]) as PodSet[] },
   };
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { makeKueueWorkload } from "../../testing/index.ts";
-import { compareWorkloads } from "./ordering.ts";
+import { compareWorkloads, sortWorkloads } from "./ordering.ts";
 
 const cases = [
   {
@@ -27,6 +27,13 @@ const cases = [
 for (const c of cases) {
   test(`compareWorkloads: ${c.name}`, () => {
     const [first] = [c.a, c.b].sort(compareWorkloads);
+    assert.equal(first?.metadata.name, c.want);
+  });
+}
+
+for (const c of cases) {
+  test(`sortWorkloads: ${c.name}, as compareWorkloads orders them`, () => {
+    const [first] = sortWorkloads([c.a, c.b]);
     assert.equal(first?.metadata.name, c.want);
   });
 }

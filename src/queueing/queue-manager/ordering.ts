@@ -33,3 +33,19 @@ export function compareWorkloads(
   const kb = `${b.metadata.namespace ?? ""}/${b.metadata.name ?? ""}`;
   return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
+
+/** Sorts `list` in queue order, reading each Workload's timestamp once. */
+export function sortWorkloads<T extends DeepReadonly<KueueWorkload>>(list: T[]): T[] {
+  const keyed = list.map((w) => ({
+    w,
+    priority: workloadPriority(w),
+    time: queueOrderTimestamp(w),
+    key: `${w.metadata.namespace ?? ""}/${w.metadata.name ?? ""}`,
+  }));
+  keyed.sort(
+    (a, b) =>
+      b.priority - a.priority || a.time - b.time || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+  );
+  for (let i = 0; i < keyed.length; i++) list[i] = (keyed[i] as { w: T }).w;
+  return list;
+}

@@ -6,11 +6,13 @@ import type {
   ClusterQueue,
   KueueWorkload,
   LocalQueue,
+  Pod,
   PodSpec,
   ResourceFlavor,
   Taint,
   Toleration,
 } from "../../api/index.ts";
+import { makePod } from "./pod-builder.ts";
 
 const apiVersion = "kueue.x-k8s.io/v1beta1";
 
@@ -71,6 +73,11 @@ export class ClusterQueueBuilder {
     this.#cq.spec.queueingStrategy = strategy;
     return this;
   }
+  /** `spec.preemption`: withinClusterQueue, reclaimWithinCohort, borrowWithinCohort. */
+  preemption(preemption: NonNullable<ClusterQueue["spec"]["preemption"]>): this {
+    this.#cq.spec.preemption = structuredClone(preemption);
+    return this;
+  }
   whenCanBorrow(value: "Borrow" | "TryNextFlavor"): this {
     this.#cq.spec.flavorFungibility = { ...this.#cq.spec.flavorFungibility, whenCanBorrow: value };
     return this;
@@ -113,6 +120,56 @@ export class KueueWorkloadBuilder {
   created(time: string): this {
     this.#wl.metadata.creationTimestamp = time;
     return this;
+  }
+  uid(uid: string): this {
+    this.#wl.metadata.uid = uid;
+    return this;
+  }
+  label(key: string, value: string): this {
+    this.#wl.metadata.labels = { ...this.#wl.metadata.labels, [key]: value };
+    return this;
+  }
+  /** A status condition (`lastTransitionTime` defaults to the creation time). */
+  condition(
+    type: string,
+    status: "True" | "False",
+    reason: string,
+    message = "",
+    at?: string,
+  ): this {
+    const conditions = (this.#wl.status?.conditions ?? []).filter((c) => c.type !== type);
+    conditions.push({
+      type,
+      status,
+      reason,
+      message,
+      lastTransitionTime: at ?? this.#wl.metadata.creationTimestamp ?? "",
+    });
+    this.#wl.status = { ...this.#wl.status, conditions };
+    return this;
+  }
+  /**
+   * Admitted to `clusterQueue` with every resource of every PodSet on `flavor`, quota reserved
+   * at `at` (call after the PodSets).
+   */
+  admitted(clusterQueue: string, flavor = "default", at?: string): this {
+    const podSetAssignments = this.#wl.spec.podSets.map((p) => {
+      const requests = p.template.spec?.containers[0]?.resources?.requests ?? {};
+      return {
+        name: p.name,
+        count: p.count,
+        flavors: Object.fromEntries(Object.keys(requests).map((r) => [r, flavor])),
+        resourceUsage: {},
+      };
+    });
+    this.#wl.status = { ...this.#wl.status, admission: { clusterQueue, podSetAssignments } };
+    return this.condition("QuotaReserved", "True", "QuotaReserved", "", at).condition(
+      "Admitted",
+      "True",
+      "Admitted",
+      "",
+      at,
+    );
   }
   /** A PodSet of `count` pods, each with one container requesting `requests`. */
   podSet(
@@ -185,4 +242,44 @@ export function singleClusterQueueSetup(
       spec: { clusterQueue: "cluster-queue" },
     },
   ];
+}
+
+/**
+ * A pod of Kueue pod group `group` as the webhook leaves it: queue `user-queue`, managed label
+ * and finalizer, admission gate, role-hash annotation `role`, total count `total` (omitted when
+ * undefined), created at `created`.
+ */
+export function makeGroupPod(
+  name: string,
+  group: string,
+  options: {
+    role?: string;
+    total?: number;
+    created?: string;
+    phase?: "Pending" | "Running" | "Succeeded" | "Failed";
+    gated?: boolean;
+    finalizer?: boolean;
+    annotations?: Record<string, string>;
+  } = {},
+): Pod {
+  const pod = makePod(name)
+    .uid(`uid-${name}`)
+    .label("kueue.x-k8s.io/queue-name", "user-queue")
+    .label("kueue.x-k8s.io/managed", "true")
+    .label("kueue.x-k8s.io/pod-group-name", group)
+    .annotation("kueue.x-k8s.io/role-hash", options.role ?? "aaaa0000")
+    .creationTimestamp(options.created ?? "2026-01-01T00:00:00Z")
+    .requests({ cpu: "1" })
+    .phase(options.phase ?? "Pending")
+    .obj();
+  if (options.total !== undefined) {
+    pod.metadata.annotations = {
+      ...pod.metadata.annotations,
+      "kueue.x-k8s.io/pod-group-total-count": String(options.total),
+    };
+  }
+  pod.metadata.annotations = { ...pod.metadata.annotations, ...options.annotations };
+  if (options.finalizer !== false) pod.metadata.finalizers = ["kueue.x-k8s.io/managed"];
+  if (options.gated !== false) pod.spec.schedulingGates = [{ name: "kueue.x-k8s.io/admission" }];
+  return pod;
 }

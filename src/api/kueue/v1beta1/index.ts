@@ -16,7 +16,9 @@ export {
   maxPodSets,
   podGroupFastAdmissionAnnotation,
   podGroupNameLabel,
+  podGroupRoleLabel,
   podGroupServingAnnotation,
+  podGroupSetsAnnotation,
   podGroupTotalCountAnnotation,
   podPriorityClassSource,
   podSetLabel,
@@ -29,6 +31,8 @@ export {
   resourceInUseFinalizer,
   retriableInGroupAnnotation,
   roleHashAnnotation,
+  terminationTargetCondition,
+  waitingForReplacementPodsCondition,
   workloadPriorityClassLabel,
   workloadPriorityClassSource,
 } from "./names.ts";

@@ -23,6 +23,13 @@ export const prebuiltWorkloadLabel = "kueue.x-k8s.io/prebuilt-workload-name";
 export const workloadPriorityClassLabel = "kueue.x-k8s.io/priority-class";
 export const maxExecTimeLabel = "kueue.x-k8s.io/max-exec-time-seconds";
 export const podSetLabel = "kueue.x-k8s.io/podset";
+/**
+ * KEP-976 story 3 (never built upstream; gantry's design in docs/decisions/0008): on a group's
+ * driver pod, the YAML/JSON list of the group's pod sets (`name`, `count`, optional `template`).
+ */
+export const podGroupSetsAnnotation = "kueue.x-k8s.io/pod-group-sets";
+/** KEP-976 story 3: the pod set (of the driver's `pod-group-sets`) a pod of the group runs as. */
+export const podGroupRoleLabel = "kueue.x-k8s.io/pod-group-role";
 
 // Workload metadata keys.
 export const resourceInUseFinalizer = "kueue.x-k8s.io/resource-in-use";
@@ -41,6 +48,10 @@ export const finishedCondition = "Finished";
 export const evictedCondition = "Evicted";
 export const preemptedCondition = "Preempted";
 export const requeuedCondition = "Requeued";
+/** Pod groups only: True while Kueue does not observe every pod the Workload declares. */
+export const waitingForReplacementPodsCondition = "WaitingForReplacementPods";
+/** The pod condition Kueue writes before deleting a pod it stops. */
+export const terminationTargetCondition = "TerminationTarget";
 
 /** The `priorityClassSource` of a Workload whose priority comes from a WorkloadPriorityClass. */
 export const workloadPriorityClassSource = "kueue.x-k8s.io/workloadpriorityclass";

@@ -1,0 +1,39 @@
+/**
+ * Per-object memo of what Workloads request and use, so that a cycle over thousands of
+ * Workloads does not recompute pod requests for objects it has already seen. Informer objects
+ * are immutable values replaced on every update, so an entry keyed by the object itself stays
+ * valid for as long as the object lives (and goes with it: the maps are weak).
+ */
+import type { KueueWorkload, PodSet } from "../../api/index.ts";
+import type { DeepReadonly } from "../../util/index.ts";
+import { type FlavorResourceAmounts, workloadUsage } from "./quota.ts";
+import { podSetRequests } from "./requests.ts";
+
+export class WorkloadInfoCache {
+  readonly #requests = new WeakMap<object, ReadonlyMap<string, number>>();
+  readonly #usage = new WeakMap<object, FlavorResourceAmounts>();
+
+  /** The per-pod requests of a PodSet (millicores for cpu). */
+  readonly requests = (podSet: DeepReadonly<PodSet>): ReadonlyMap<string, number> => {
+    let value = this.#requests.get(podSet);
+    if (value === undefined) {
+      value = podSetRequests(podSet);
+      this.#requests.set(podSet, value);
+    }
+    return value;
+  };
+
+  /** What an admitted Workload uses per `flavor/resource` (empty without an admission). */
+  usage(workload: DeepReadonly<KueueWorkload>): ReadonlyMap<string, number> {
+    let value = this.#usage.get(workload);
+    if (value === undefined) {
+      const byName = new Map(workload.spec.podSets.map((p) => [p.name, p]));
+      value = workloadUsage(workload, (name) => {
+        const podSet = byName.get(name);
+        return podSet === undefined ? new Map() : this.requests(podSet);
+      });
+      this.#usage.set(workload, value);
+    }
+    return value;
+  }
+}
