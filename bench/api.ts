@@ -3,6 +3,10 @@
  * SQLite and on memory, beside the raw SQLite write rate at the same durability. The server runs
  * on this thread; the clients run in a worker thread (bench/load.ts), so each has a core.
  *
+ * `npm run bench:api -- --storage etcd`: the same phases on a throwaway one-member etcd
+ * (/usr/bin/etcd, data on the temp dir's disk), beside the raw etcd put rate measured in the same
+ * run through the etcd3 client with the same concurrency.
+ *
  * Knobs (environment): BENCH_PODS (10000), BENCH_GETS (30000), BENCH_WATCHERS (100),
  * BENCH_EVENTS (10000), BENCH_CLIENTS (16), BENCH_LIST_RUNS (10).
  */
@@ -11,8 +15,10 @@ import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
+import { Etcd3 } from "etcd3";
 import { startAllInOne } from "../src/cmd/all-in-one.ts";
 import { openSqliteStorage } from "../src/storage/index.ts";
+import { type EtcdCluster, startEtcd } from "../src/testing/etcd.ts";
 import { discardLogger, type JsonObject } from "../src/util/index.ts";
 import type { LoadTask } from "./load.ts";
 import { fmt, type PhaseResult, summarize, table } from "./stats.ts";
@@ -29,7 +35,13 @@ const clients = knob("BENCH_CLIENTS", 16);
 const listRuns = knob("BENCH_LIST_RUNS", 10);
 const budgetMs = 180_000;
 
-type Backend = "sqlite" | "memory";
+type Backend = "sqlite" | "memory" | "etcd";
+
+/** `--storage etcd` benchmarks etcd; anything else (the default) SQLite and memory. */
+const storageFlag = process.argv.indexOf("--storage");
+const mode: "sqlite" | "etcd" =
+  storageFlag >= 0 && process.argv[storageFlag + 1] === "etcd" ? "etcd" : "sqlite";
+const backends: readonly Backend[] = mode === "etcd" ? ["etcd"] : ["sqlite", "memory"];
 type Phase = "create" | "get" | "list" | "chunked" | "watch";
 type Step = `${Backend}:${Phase}` | "raw";
 
@@ -39,7 +51,7 @@ type Step = `${Backend}:${Phase}` | "raw";
  * out stops starting operations and says so under the table.
  */
 const steps: readonly { step: Step; cap: number; floor: number }[] = [
-  ...(["sqlite", "memory"] as const).flatMap((backend) => [
+  ...backends.flatMap((backend) => [
     { step: `${backend}:create` as const, cap: 30_000, floor: 5_000 },
     { step: `${backend}:get` as const, cap: 12_000, floor: 3_000 },
     { step: `${backend}:list` as const, cap: 8_000, floor: 2_000 },
@@ -130,6 +142,7 @@ async function createNamespace(url: string, name: string): Promise<void> {
 /** The HTTP phases on one backend; returns one stored pod for the raw SQLite comparison. */
 async function httpPhases(
   backend: Backend,
+  etcd?: EtcdCluster,
 ): Promise<{ results: Map<Phase, Measured>; storedPod: JsonObject }> {
   const dataDir = mkdtempSync(join(tmpdir(), `gantry-bench-${backend}-`));
   const plane = await startAllInOne({
@@ -137,6 +150,7 @@ async function httpPhases(
     port: 0,
     address: "127.0.0.1",
     storage: backend,
+    ...(etcd === undefined ? {} : { etcd: { endpoints: etcd.endpoints, prefix: "/bench" } }),
     logger: discardLogger,
   });
   const results = new Map<Phase, Measured>();
@@ -254,8 +268,45 @@ async function rawSqlite(storedPod: JsonObject): Promise<PhaseResult> {
   }
 }
 
+/**
+ * The raw etcd put rate: `clients` concurrent writers putting `pods` keys holding a stored pod
+ * as the API writes it, through the etcd3 client (one gRPC channel, as the store's), on the
+ * same etcd as the HTTP phases.
+ */
+async function rawEtcd(etcd: EtcdCluster, storedPod: JsonObject): Promise<PhaseResult> {
+  const client = new Etcd3({ hosts: [...etcd.endpoints] });
+  try {
+    const latencies = new Float64Array(pods);
+    let next = 0;
+    let done = 0;
+    const t0 = performance.now();
+    const budget = budgetFor("raw");
+    await Promise.all(
+      Array.from({ length: clients }, async () => {
+        for (let i = next++; i < pods && performance.now() - t0 < budget; i = next++) {
+          const metadata = { ...(storedPod["metadata"] as JsonObject), name: `pod-${i}` };
+          const value = JSON.stringify({ ...storedPod, metadata });
+          const start = performance.now();
+          await client.put(`/bench-raw/pods/bench/pod-${i}`).value(value);
+          latencies[i] = performance.now() - start;
+          done++;
+        }
+      }),
+    );
+    const pod = Buffer.byteLength(JSON.stringify(storedPod));
+    const cut = done < pods ? `; stopped by the time budget after ${done} of ${pods}` : "";
+    return summarize(
+      latencies.subarray(0, done),
+      performance.now() - t0,
+      `${clients} writers, ${fmt(pod)} B values${cut}`,
+    );
+  } finally {
+    client.close();
+  }
+}
+
 const targets: Record<Phase, string> = {
-  create: "≥ 2,000/s (SQLite)",
+  create: mode === "etcd" ? "≥ 0.7 × raw etcd" : "≥ 2,000/s (SQLite)",
   get: "≥ 10,000/s",
   list: "< 200 ms",
   chunked: "",
@@ -280,14 +331,33 @@ async function main(): Promise<void> {
   log(
     `gantry bench:api on ${cpu.length} × ${cpu[0]?.model ?? "unknown CPU"}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString()}`,
   );
-  const sqlite = await httpPhases("sqlite");
-  const memory = await httpPhases("memory");
-  log(`raw SQLite: ${fmt(pods)} creates, ${clients} writers`);
-  const raw = await rawSqlite(sqlite.storedPod);
+  const etcd = mode === "etcd" ? await startEtcd({ members: 1 }) : undefined;
+  try {
+    const runs: { name: string; backend: Backend; results: Map<Phase, Measured> }[] = [];
+    let storedPod: JsonObject = {};
+    for (const backend of backends) {
+      const run = await httpPhases(backend, etcd);
+      runs.push({ name: backendNames[backend], backend, results: run.results });
+      storedPod = run.storedPod;
+    }
+    const rawName = etcd === undefined ? "SQLite create" : "etcd put";
+    log(`raw ${rawName}: ${fmt(pods)} writes, ${clients} writers`);
+    const raw = etcd === undefined ? await rawSqlite(storedPod) : await rawEtcd(etcd, storedPod);
+    writeReport(runs, raw, rawName);
+  } finally {
+    await etcd?.close();
+  }
+  await worker.terminate();
+}
 
+const backendNames: Record<Backend, string> = { sqlite: "SQLite", memory: "memory", etcd: "etcd" };
+
+function writeReport(
+  runs: readonly { name: string; backend: Backend; results: Map<Phase, Measured> }[],
+  raw: PhaseResult,
+  rawName: string,
+): void {
   const rows = (Object.keys(labels) as Phase[]).map((phase) => {
-    const s = sqlite.results.get(phase);
-    const m = memory.results.get(phase);
     const rate = (r: PhaseResult | undefined) =>
       phase === "list" || phase === "chunked" ? "–" : fmt(r?.perSecond ?? Number.NaN);
     // Lists cost milliseconds each; the rest microseconds.
@@ -298,42 +368,29 @@ async function main(): Promise<void> {
     return [
       labels[phase],
       targets[phase],
-      rate(s),
-      fmt(s?.p50Ms ?? Number.NaN, 1),
-      fmt(s?.p99Ms ?? Number.NaN, 1),
-      cpu(s),
-      rate(m),
-      fmt(m?.p50Ms ?? Number.NaN, 1),
-      fmt(m?.p99Ms ?? Number.NaN, 1),
-      cpu(m),
+      ...runs.flatMap((run) => {
+        const r = run.results.get(phase);
+        return [rate(r), fmt(r?.p50Ms ?? Number.NaN, 1), fmt(r?.p99Ms ?? Number.NaN, 1), cpu(r)];
+      }),
     ];
   });
   rows.push([
-    `raw SQLite create (${clients} writers)`,
+    `raw ${rawName} (${clients} writers)`,
     "",
     fmt(raw.perSecond),
     fmt(raw.p50Ms, 2),
     fmt(raw.p99Ms, 2),
     "",
-    "",
-    "",
-    "",
-    "",
+    ...runs.slice(1).flatMap(() => ["", "", "", ""]),
   ]);
-  const createRate = sqlite.results.get("create")?.perSecond ?? Number.NaN;
+  const first = runs[0];
+  const createRate = first?.results.get("create")?.perSecond ?? Number.NaN;
   process.stdout.write(
     `\n${table(
       [
         "phase",
         "target",
-        "SQLite /s",
-        "p50 ms",
-        "p99 ms",
-        "CPU µs/op",
-        "memory /s",
-        "p50 ms",
-        "p99 ms",
-        "CPU µs/op",
+        ...runs.flatMap((run) => [`${run.name} /s`, "p50 ms", "p99 ms", "CPU µs/op"]),
       ],
       rows,
     )}\n\n`,
@@ -342,18 +399,14 @@ async function main(): Promise<void> {
     "CPU µs/op: the server thread's CPU time per operation (per delivery for watch, the phase's creates included; per whole list for lists); it depends far less on the machine's other load than the rates do.\n",
   );
   process.stdout.write(
-    `HTTP create on SQLite runs at ${fmt((createRate / raw.perSecond) * 100)}% of the raw SQLite create rate (${fmt(createRate)}/s vs ${fmt(raw.perSecond)}/s).\n`,
+    `HTTP create on ${first?.name ?? "?"} runs at ${fmt((createRate / raw.perSecond) * 100)}% of the raw ${rawName} rate (${fmt(createRate)}/s vs ${fmt(raw.perSecond)}/s; ratio ${(createRate / raw.perSecond).toFixed(2)}).\n`,
   );
-  for (const [backend, run] of [
-    ["sqlite", sqlite],
-    ["memory", memory],
-  ] as const) {
+  for (const run of runs) {
     for (const [phase, result] of run.results) {
-      if (result.note !== "") process.stdout.write(`${backend} ${phase}: ${result.note}\n`);
+      if (result.note !== "") process.stdout.write(`${run.backend} ${phase}: ${result.note}\n`);
     }
   }
-  process.stdout.write(`raw SQLite: ${raw.note}\n`);
-  await worker.terminate();
+  process.stdout.write(`raw ${rawName}: ${raw.note}\n`);
 }
 
 main().catch((error: unknown) => {

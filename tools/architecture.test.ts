@@ -14,6 +14,8 @@ const allowed: Readonly<Record<string, readonly string[]>> = {
   controllers: ["client", "api", "util"],
   queueing: ["client", "api", "util"],
   kubelet: ["client", "api", "util"],
+  // Browser code: only the pure parts of api/ and util/ (see the node: check below).
+  dashboard: ["api", "util"],
   cmd: [
     "apiserver",
     "storage",
@@ -98,6 +100,32 @@ test("architecture: production code never imports testing/ or node:test", () => 
       /from\s+["']node:test["']/,
       `${relative(srcRoot, file)} imports node:test`,
     );
+  }
+});
+
+// The dashboard runs in the browser: nothing it bundles may import a node: module. Its tests and
+// its Vite config run in Node and are not bundled.
+test("architecture: src/dashboard imports no node: module", () => {
+  const nodeImport =
+    /(?:import|export)\s[^'"]*?from\s+["'](node:[^"']+)["']|import\(\s*["'](node:[^"']+)["']/;
+  for (const file of sourceFiles(join(srcRoot, "dashboard"))) {
+    if (file.endsWith(".test.ts") || file.endsWith("vite.config.ts")) continue;
+    const found = nodeImport.exec(readFileSync(file, "utf8"));
+    assert.equal(found, null, `${relative(srcRoot, file)} imports ${found?.[1] ?? found?.[2]}`);
+  }
+});
+
+test("architecture: no component imports the dashboard", () => {
+  for (const file of sourceFiles(srcRoot)) {
+    if (componentOf(file) === "dashboard") continue;
+    for (const match of readFileSync(file, "utf8").matchAll(importPattern)) {
+      const target = resolve(dirname(file), match[1] ?? "");
+      assert.notEqual(
+        componentOf(target),
+        "dashboard",
+        `${relative(srcRoot, file)} imports ${relative(srcRoot, target)}: nothing imports the dashboard`,
+      );
+    }
   }
 });
 

@@ -54,6 +54,21 @@ export {
   statefulSetKind,
 } from "./apps/v1/index.ts";
 export {
+  authenticationV1Kinds,
+  type SelfSubjectReview,
+  type UserInfoStatus,
+} from "./authentication/index.ts";
+// rbac.authorization.k8s.io, authorization.k8s.io and authentication.k8s.io reviews (H18)
+export {
+  type AuthorizationAccessReview,
+  type AuthorizationNonResourceRule,
+  type AuthorizationResourceAttributes,
+  type AuthorizationResourceRule,
+  authorizationV1Kinds,
+  type SelfSubjectRulesReview,
+  validateAccessReview,
+} from "./authorization/index.ts";
+export {
   autoscalingV1Definitions,
   type Scale,
   type ScaleSpec,
@@ -266,11 +281,14 @@ export {
   countPodGroups,
   type GroupCounts,
   type GroupState,
+  type GroupTally,
   isPodHealthyForGroup,
   minCountOf,
   type PodGroupMembership,
   type PodGroupSource,
   podGroupMembership,
+  tallyPodGroups,
+  workloadRefKey,
 } from "./helpers/pod-groups.ts";
 export {
   aggregateContainerRequests,
@@ -476,6 +494,13 @@ export {
   type TypeMeta,
 } from "./meta/types.ts";
 export {
+  budgetSelects,
+  type DrainPlanInput,
+  type PlannedEviction,
+  planDrain,
+  podGroupSourceOf,
+} from "./policy/drain-plan.ts";
+export {
   type BudgetScope,
   decodeEviction,
   disruptionAllowedCondition,
@@ -496,6 +521,34 @@ export {
   validateConditions,
   validateEviction,
 } from "./policy/v1/index.ts";
+export {
+  type AggregationRule,
+  aggregateToAdmin,
+  aggregateToEdit,
+  aggregateToView,
+  autoUpdateAnnotation,
+  bootstrapClusterRoleBindings,
+  bootstrapClusterRoles,
+  type ClusterRole,
+  type ClusterRoleBinding,
+  clusterRoleBindingKind,
+  clusterRoleKind,
+  compactRuleString,
+  controllerManagerUser,
+  kueueServiceAccount,
+  nodesGroup,
+  type PolicyRule,
+  type Role,
+  type RoleBinding,
+  type RoleRef,
+  rbacGroup,
+  rbacV1Kinds,
+  roleBindingKind,
+  roleKind,
+  ruleAll,
+  type Subject,
+  schedulerUser,
+} from "./rbac/index.ts";
 // core/v1: resource quantities
 export {
   addQuantities,

@@ -7,15 +7,32 @@ import { AdmissionChain, type AdmissionPlugin, type ObjectReader } from "./admis
 import { newNamespaceLifecycle } from "./admission/plugins/namespace-lifecycle.ts";
 import { newPriority } from "./admission/plugins/priority.ts";
 import type { Authenticator } from "./authn.ts";
+import {
+  type Authorizer,
+  clusterRoleBindingsSegment,
+  newAlwaysAllowAuthorizer,
+  newCachePolicySource,
+  type PolicySource,
+  roleBindingsSegment,
+  subjectIndex,
+  subjectIndexName,
+} from "./authz/index.ts";
 import { CrdController, crdSegment } from "./crd/crd-controller.ts";
 import { newCrdStrategy } from "./crd/crd-strategy.ts";
+import { newDashboardAssets } from "./dashboard-assets.ts";
 import { type FieldManager, newFieldManager } from "./fieldmanager/index.ts";
 import type { ProtobufDecoder } from "./http/body.ts";
 import { type MaxInFlightLimiter, newMaxInFlightLimiter } from "./max-in-flight.ts";
 import { type ApiServerMetrics, newApiServerMetrics } from "./metrics.ts";
 import { decodeProtobufObject } from "./protobuf/index.ts";
 import { builtInStrategies } from "./registry/builtin-strategies.ts";
+import {
+  type EvictionMetrics,
+  evictionPodIndexes,
+  newEvictionMetrics,
+} from "./registry/eviction/index.ts";
 import type { Store } from "./registry/generic/store.ts";
+import { newRbacEscalationCheck } from "./registry/rbac-escalation.ts";
 import { ResourceRegistry } from "./registry/resource-registry.ts";
 import { newHttpHandler } from "./server.ts";
 import { Tables } from "./tables.ts";
@@ -49,6 +66,18 @@ export interface ApiServerOptions {
   readonly maxRequestsInFlight?: number;
   /** Mutating requests served at once (`--max-mutating-requests-inflight`); 0: no limit. @default 200 */
   readonly maxMutatingRequestsInFlight?: number;
+  /**
+   * Builds the authorizer every request after authentication goes through, given the RBAC
+   * policy as the watch cache holds it (`newRbacAuthorizer` for `--authorization-mode RBAC`).
+   * Role and binding writes are checked for privilege escalation against it.
+   * @default AlwaysAllow
+   */
+  readonly authorize?: (policy: PolicySource) => Authorizer;
+  /**
+   * The dashboard's built bundle (dist/ui), served at `/ui/`; a 503 there while it is not built.
+   * @default undefined (no dashboard: `/ui/` is a 404)
+   */
+  readonly dashboardDir?: string;
 }
 
 const root = "/registry/";
@@ -62,7 +91,11 @@ export class ApiServer {
   readonly cache: WatchCache;
   readonly tables = new Tables();
   readonly metrics: ApiServerMetrics;
+  /** The eviction subresource's counts, on the same registry as `metrics`. */
+  readonly evictionMetrics: EvictionMetrics;
   readonly reader: ObjectReader;
+  /** Decides every request after authentication (and the access reviews). */
+  readonly authorizer: Authorizer;
   readonly #options: ApiServerOptions;
   readonly #shutdown = new AbortController();
   readonly #crds: CrdController;
@@ -78,13 +111,21 @@ export class ApiServer {
     this.cache = new WatchCache(options.storage, options.logger, {
       root,
       historySize: options.watchHistorySize ?? 10_000,
+      indexes: {
+        pods: evictionPodIndexes,
+        [clusterRoleBindingsSegment]: { [subjectIndexName]: subjectIndex },
+        [roleBindingsSegment]: { [subjectIndexName]: subjectIndex },
+      },
     });
     this.reader = this.#newReader();
+    const policy = newCachePolicySource(this.cache, root);
+    this.authorizer = options.authorize?.(policy) ?? newAlwaysAllowAuthorizer();
     const fieldManager = this.#fieldManager;
     const admission = new AdmissionChain([
       newNamespaceLifecycle(this.reader),
       newPriority(this.reader),
       ...(options.extraAdmission?.(this.reader) ?? []),
+      newRbacEscalationCheck(this.authorizer, policy),
     ]);
     this.registry = new ResourceRegistry({
       storage: options.storage,
@@ -114,9 +155,11 @@ export class ApiServer {
         : { maxMutatingRequestsInFlight: options.maxMutatingRequestsInFlight }),
     });
     const limiter = this.#limiter;
-    this.metrics = newApiServerMetrics(options.metricsRegistry ?? new Registry(), {
+    const metricsRegistry = options.metricsRegistry ?? new Registry();
+    this.metrics = newApiServerMetrics(metricsRegistry, {
       inFlight: () => limiter.inFlight(),
     });
+    this.evictionMetrics = newEvictionMetrics(metricsRegistry);
     const strategies = builtInStrategies({
       qosClassOf: options.qosClassOf,
       ...(options.defaultTolerations === undefined
@@ -180,10 +223,15 @@ export class ApiServer {
       shutdown: this.#shutdown.signal,
       logger: this.#options.logger,
       metrics: this.metrics,
+      evictionMetrics: this.evictionMetrics,
       authenticate: this.#options.authenticate,
+      authorizer: this.authorizer,
       address: () => this.#address,
       isReady: () => this.ready,
       limiter: this.#limiter,
+      ...(this.#options.dashboardDir === undefined
+        ? {}
+        : { dashboard: newDashboardAssets({ dir: this.#options.dashboardDir }) }),
     });
   }
 
@@ -212,11 +260,16 @@ export class ApiServer {
   }
 
   #newReader(): ObjectReader {
+    const get = (segment: string, namespace: string, name: string): JsonObject | undefined => {
+      const key =
+        namespace === "" ? `${root}${segment}/${name}` : `${root}${segment}/${namespace}/${name}`;
+      return this.cache.resource(segment).get(key)?.object as JsonObject | undefined;
+    };
     return {
-      get: (segment, namespace, name) => {
-        const key =
-          namespace === "" ? `${root}${segment}/${name}` : `${root}${segment}/${namespace}/${name}`;
-        return this.cache.resource(segment).get(key)?.object as JsonObject | undefined;
+      get,
+      getFresh: async (segment, namespace, name) => {
+        await this.cache.waitUntilFresh();
+        return get(segment, namespace, name);
       },
       list: (segment, namespace) =>
         [...this.cache.resource(segment).list(namespace)].map((c) => c.object),

@@ -5,6 +5,14 @@ import type { Clock, Logger } from "../util/index.ts";
 import type { UserInfo } from "./admission/index.ts";
 import type { Authenticator } from "./authn.ts";
 import {
+  type Authorizer,
+  attributesOf,
+  forbiddenError,
+  hasImpersonation,
+  impersonate,
+} from "./authz/index.ts";
+import { type DashboardAssets, isDashboardPath } from "./dashboard-assets.ts";
+import {
   aggregatedContentType,
   aggregatedDiscovery,
   apiGroup,
@@ -42,11 +50,14 @@ import {
 } from "./max-in-flight.ts";
 import type { ApiServerMetrics } from "./metrics.ts";
 import { OpenApiDocuments } from "./openapi/openapi.ts";
+import { handleReview, reviewResources } from "./registry/reviews.ts";
 
 export interface HttpHandlerDeps extends HandlerDeps {
   readonly logger: Logger;
   readonly metrics: ApiServerMetrics;
   readonly authenticate: Authenticator;
+  /** Decides every authenticated request; impersonation headers are checked against it too. */
+  readonly authorizer: Authorizer;
   /** `host:port` the server advertises in `/api`. */
   readonly address: () => string;
   /** Whether every component is up, for `/readyz`. */
@@ -55,6 +66,8 @@ export interface HttpHandlerDeps extends HandlerDeps {
   readonly clock: Clock;
   /** Seats for requests in flight (`--max-requests-inflight`). */
   readonly limiter: MaxInFlightLimiter;
+  /** The dashboard's bundle, served at `/ui/` without authentication; none: `/ui/` is a 404. */
+  readonly dashboard?: DashboardAssets;
 }
 
 /** Builds the request listener: routing, authentication, in-flight limits, metrics, errors. */
@@ -74,6 +87,10 @@ export function newHttpHandler(
       return;
     }
     const { pathname, query } = target;
+    if (deps.dashboard !== undefined && isDashboardPath(pathname)) {
+      serveDashboard(deps, deps.dashboard, req, res, pathname);
+      return;
+    }
     const method = req.method ?? "GET";
     let info: RequestInfo;
     try {
@@ -95,6 +112,7 @@ export function newHttpHandler(
     let user: UserInfo;
     try {
       user = deps.authenticate(req);
+      if (hasImpersonation(req.headers)) user = impersonate(req.headers, user, deps.authorizer);
     } catch (error: unknown) {
       failRequest(deps, exchange, error);
       return;
@@ -110,10 +128,34 @@ export function newHttpHandler(
       // `close` follows `finish`, and also comes when the client goes away first.
       res.on("close", () => seat.release());
     }
+    // Upstream's WithAuthorization runs inside the in-flight limit; AlwaysAllow needs no attributes.
+    if (deps.authorizer.mode !== "AlwaysAllow") {
+      const attributes = attributesOf(info, user, pathname, query);
+      const decision = deps.authorizer.authorize(attributes);
+      if (!decision.allowed) {
+        failRequest(deps, exchange, forbiddenError(attributes, decision.reason));
+        return;
+      }
+    }
     serveRequest(deps, openapi, exchange, user, pathname, query).catch((error: unknown) =>
       failRequest(deps, exchange, error),
     );
   };
+}
+
+/** Static files of the dashboard: no authentication, no in-flight seat, no API metrics. */
+function serveDashboard(
+  deps: HttpHandlerDeps,
+  dashboard: DashboardAssets,
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+): void {
+  dashboard.serve(req, res, pathname).catch((error: unknown) => {
+    deps.logger.error("Dashboard request failed", { uri: req.url, error });
+    if (res.headersSent) res.destroy();
+    else writeText(res, 500, "Internal Server Error\n");
+  });
 }
 
 /** One request on its way through the listener. */
@@ -143,6 +185,11 @@ async function serveRequest(
   const store = deps.registry.lookup(info.group, info.version, info.resource);
   if (store === undefined || (info.prefix === "api") !== (info.group === "")) throw pathNotFound();
   const scope: RequestScope = { req, res, info, query, store, user, warnings };
+  if (reviewResources.has(`${info.group}/${info.resource}`)) {
+    if (!store.entry.definition.namespaced && info.namespace !== "") throw pathNotFound();
+    await handleReview(deps, scope, deps.authorizer);
+    return;
+  }
   await serveResource(deps, scope);
 }
 

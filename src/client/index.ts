@@ -104,6 +104,13 @@ export {
   type KubeconfigCluster,
   loadKubeconfig,
 } from "./kubeconfig.ts";
+export {
+  type LeaderCallbacks,
+  type LeaderElectionConfig,
+  type LeaderElectionDeps,
+  runLeaderElection,
+  validateLeaderElectionConfig,
+} from "./leader-election/leader-election.ts";
 // workqueue
 export { type DelayingQueue, newDelayingQueue } from "./workqueue/delaying-queue.ts";
 export { type GetResult, newQueue, type WorkQueue } from "./workqueue/queue.ts";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
@@ -13,17 +13,20 @@ import {
   type Authenticator,
   newAnonymousAuthenticator,
   newGangAdmission,
+  newRbacAuthorizer,
+  newStaticTokenAuthenticator,
   newTokenAuthenticator,
+  parseTokenFile,
 } from "../apiserver/index.ts";
 import type { NodeFleet } from "../kubelet/index.ts";
-import { newQueueingMetrics, parseQueueingConfig } from "../queueing/index.ts";
+import { newQueueingMetrics, parseQueueingConfig, type QueueingConfig } from "../queueing/index.ts";
 import { runCompactor, type Storage } from "../storage/index.ts";
 import { type Logger, systemClock, systemRandom } from "../util/index.ts";
 import { bootstrap } from "./bootstrap.ts";
 import { type ComponentsOptions, startComponents } from "./components.ts";
 import { renderKubeconfig } from "./kubeconfig.ts";
 import { queueingAdmission } from "./queueing-admission.ts";
-import { openStorage, type StorageKind } from "./storage.ts";
+import { type EtcdSettings, openStorage, type StorageKind } from "./storage.ts";
 import { advertisedHost, ensurePki, isLoopbackAddress, isUnspecifiedAddress } from "./tls.ts";
 
 export interface AllInOneOptions {
@@ -31,6 +34,8 @@ export interface AllInOneOptions {
   readonly port: number;
   readonly address: string;
   readonly storage: StorageKind;
+  /** Where etcd is, for `storage: "etcd"`. */
+  readonly etcd?: EtcdSettings;
   readonly logger: Logger;
   /**
    * Serve https with a CA, serving certificate and admin token kept in `DATA_DIR/pki/`, and
@@ -43,8 +48,17 @@ export interface AllInOneOptions {
   };
   /** Receives human-readable progress lines for slow start-up steps. @default ignored */
   readonly progress?: (line: string) => void;
-  /** The scheduler, controllers and emulated nodes to run beside the API server. @default none */
+  /**
+   * The scheduler, controllers and emulated nodes to run beside the API server. Without them
+   * only the API server runs (`gantry apiserver`). @default none
+   */
   readonly components?: ComponentsOptions;
+  /**
+   * The queueing pod webhook's config when the API server runs alone (`gantry apiserver`; the
+   * controllers then run in `gantry queueing`). With `components`, their queueing config is
+   * used instead. @default no webhook without components
+   */
+  readonly queueing?: QueueingConfig;
   /**
    * Read-only requests served at once (`--max-requests-inflight`); more get a 429. 0: no limit.
    * @default 400
@@ -60,7 +74,26 @@ export interface AllInOneOptions {
    * or template does not (`--gang-admission`). @default "lenient"
    */
   readonly gangAdmission?: "lenient" | "strict";
+  /**
+   * `RBAC` authorizes every request against roles and bindings (`system:masters`, the admin
+   * token's group, may do anything); `AlwaysAllow` lets every authenticated request through
+   * (`--authorization-mode`). @default "RBAC" with `tls`, "AlwaysAllow" on plain http
+   */
+  readonly authorizationMode?: "RBAC" | "AlwaysAllow";
+  /**
+   * A static token file (`--token-auth-file`: `token,user,uid,"group1,group2"` per line) whose
+   * users authenticate beside the admin. @default none
+   */
+  readonly tokenAuthFile?: string;
+  /**
+   * The dashboard's built bundle, served at `/ui/` (a 503 there until `npm run build:ui` has
+   * built it). @default the checkout's dist/ui
+   */
+  readonly dashboardDir?: string;
 }
+
+/** Where `npm run build:ui` writes the dashboard (src/dashboard/vite.config.ts). */
+export const defaultDashboardDir = join(import.meta.dirname, "..", "..", "dist", "ui");
 
 /** A running control plane in one process. */
 export interface AllInOne extends AsyncDisposable {
@@ -97,8 +130,20 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
   // Plain http: kubectl sends no credentials to http servers, so everyone is anonymous; the
   // kubeconfig's token only matters to clients that send it anyway.
   const token = pki?.adminToken ?? randomBytes(24).toString("base64url");
+  const tokenUsers =
+    options.tokenAuthFile === undefined
+      ? []
+      : [
+          newStaticTokenAuthenticator(
+            parseTokenFile(readFileSync(options.tokenAuthFile, "utf8"), options.tokenAuthFile),
+          ),
+        ];
   const authenticate: Authenticator =
-    pki === undefined ? newAnonymousAuthenticator(token) : newTokenAuthenticator(token);
+    pki === undefined
+      ? newAnonymousAuthenticator(token, tokenUsers)
+      : newTokenAuthenticator(token, undefined, tokenUsers);
+  const authorizationMode =
+    options.authorizationMode ?? (pki === undefined ? "AlwaysAllow" : "RBAC");
 
   // Kueue's plain-pod queueing runs with the components: its webhook, its controllers and its
   // metrics (on the API server's /metrics). The cluster config's raw `queueing:` section, when
@@ -106,14 +151,14 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
   const metricsRegistry = new Registry();
   const queueingConfig =
     options.components === undefined
-      ? undefined
+      ? options.queueing
       : (options.components.queueing?.config ??
         parseQueueingConfig(
           (options.components.cluster as { queueing?: unknown } | undefined)?.queueing,
         ));
   const queueingMetrics =
     queueingConfig?.enabled === true ? newQueueingMetrics(metricsRegistry) : undefined;
-  const storage: Storage = await openStorage(options.storage, dataDir);
+  const storage: Storage = await openStorage(options.storage, dataDir, options.etcd);
   const apiServer = await newApiServerOrClose(storage, {
     storage,
     clock: systemClock,
@@ -125,6 +170,8 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
     defaultTolerations: defaultTolerations as never,
     generateJobSelector: generateJobSelector as never,
     metricsRegistry,
+    ...(authorizationMode === "RBAC" ? { authorize: newRbacAuthorizer } : {}),
+    dashboardDir: options.dashboardDir ?? defaultDashboardDir,
     extraAdmission: (reader) => [
       ...(options.gangAdmission === "strict" ? [newGangAdmission(reader)] : []),
       ...(queueingConfig?.enabled === true
@@ -204,7 +251,7 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
       ...options.components,
       dataDir,
       metricsRegistry,
-      ...(queueingConfig === undefined
+      ...(queueingConfig === undefined || options.components === undefined
         ? {}
         : {
             queueing: {

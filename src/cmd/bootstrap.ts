@@ -1,5 +1,6 @@
-import type { KubeObject } from "../api/index.ts";
+import { ApiError, type KubeObject } from "../api/index.ts";
 import type { ApiServer } from "../apiserver/index.ts";
+import { reconcileBootstrapRbac } from "./bootstrap-rbac.ts";
 import { kueueCrds } from "./crds/kueue.ts";
 import { leaderWorkerSetCrd } from "./crds/leader-worker-set.ts";
 
@@ -13,7 +14,8 @@ const systemContext = {
 
 /**
  * The objects every cluster starts with: system namespaces, priority classes and the CRDs of
- * the controllers gantry runs (LeaderWorkerSet). An object that exists is left as it is.
+ * the controllers gantry runs (LeaderWorkerSet). An object that exists is left as it is, so
+ * several API servers starting at once on one storage create each object exactly once.
  */
 export async function bootstrap(server: ApiServer): Promise<void> {
   const namespaces = server.store("", "v1", "namespaces");
@@ -36,6 +38,7 @@ export async function bootstrap(server: ApiServer): Promise<void> {
   await ensure(crds, "", leaderWorkerSetCrd() as KubeObject & { metadata: { name: string } });
   for (const crd of kueueCrds())
     await ensure(crds, "", crd as KubeObject & { metadata: { name: string } });
+  await reconcileBootstrapRbac(server);
 }
 
 async function ensure(
@@ -46,10 +49,17 @@ async function ensure(
   if (store === undefined) return;
   try {
     await store.get(namespace, obj.metadata.name);
-  } catch {
+    return;
+  } catch (error: unknown) {
+    if (!(error instanceof ApiError && error.reason === "NotFound")) throw error;
+  }
+  try {
     await store.create(namespace, structuredClone(obj) as KubeObject, {
       ...systemContext,
       warnings: [],
     });
+  } catch (error: unknown) {
+    // Another API server on the same storage created it first: it exists once, as wanted.
+    if (!(error instanceof ApiError && error.reason === "AlreadyExists")) throw error;
   }
 }

@@ -67,6 +67,7 @@ const isReady = (pod: Pod | undefined): boolean =>
 
 test("startComponents: the controller manager runs every controller gantry up lists", () => {
   assert.deepEqual([...controllerNames].sort(), [
+    "clusterrole-aggregation",
     "daemonset",
     "deployment",
     "disruption",

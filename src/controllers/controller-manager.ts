@@ -4,6 +4,7 @@
  */
 import type { Client, InformerFactory } from "../client/index.ts";
 import type { Clock, Logger, Random } from "../util/index.ts";
+import { newClusterRoleAggregationController } from "./clusterrole-aggregation/index.ts";
 import { newDaemonSetController } from "./daemon-set/index.ts";
 import { newDeploymentController } from "./deployment/index.ts";
 import { type DisruptionMetrics, newDisruptionController } from "./disruption/index.ts";
@@ -50,6 +51,7 @@ export const controllerNames = [
   "podgc",
   "leaderworkerset",
   "disruption",
+  "clusterrole-aggregation",
 ] as const;
 
 export type ControllerName = (typeof controllerNames)[number];
@@ -109,6 +111,7 @@ const components: Readonly<Record<ControllerName, string>> = {
   podgc: "pod-garbage-collector",
   // Upstream's disruption controller records through the manager's "controllermanager" source.
   disruption: "controllermanager",
+  "clusterrole-aggregation": "clusterrole-aggregation-controller",
 };
 
 export function newControllerManager(
@@ -176,6 +179,8 @@ export function newControllerManager(
         return newPodGcController({ ...base, logger }, { ...options.podGc, ...common });
       case "leaderworkerset":
         return newLeaderWorkerSetController({ ...base, logger, events }, common);
+      case "clusterrole-aggregation":
+        return newClusterRoleAggregationController({ ...base, logger }, common);
       case "disruption":
         return newDisruptionController(
           {

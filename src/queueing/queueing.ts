@@ -30,6 +30,7 @@ import type { QueueingConfig } from "./config.ts";
 import type { QueueingMetrics } from "./metrics.ts";
 import { newUidExpectations } from "./pod-integration/expectations.ts";
 import { newGangObjects } from "./pod-integration/gang-objects.ts";
+import { newPodIndexes, podIndexers, workloadIndexers } from "./pod-integration/indexes.ts";
 import {
   observePod,
   podEventKey,
@@ -66,6 +67,28 @@ type PriorityClass = {
   [k: string]: unknown;
 };
 
+/** Whether an update changed more than `status` (and the bookkeeping metadata). */
+export function beyondStatus(old: unknown, next: unknown): boolean {
+  const a = old as { metadata?: Record<string, unknown>; [k: string]: unknown };
+  const b = next as { metadata?: Record<string, unknown>; [k: string]: unknown };
+  const meta = (m: Record<string, unknown> | undefined): string =>
+    JSON.stringify([
+      m?.["labels"],
+      m?.["annotations"],
+      m?.["deletionTimestamp"],
+      m?.["generation"],
+    ]);
+  if (meta(a.metadata) !== meta(b.metadata)) return true;
+  const rest = (o: Record<string, unknown>): string =>
+    JSON.stringify(
+      Object.keys(o)
+        .filter((k) => k !== "status" && k !== "metadata")
+        .sort()
+        .map((k) => [k, o[k]]),
+    );
+  return rest(a) !== rest(b);
+}
+
 export function newQueueing(deps: QueueingDeps, config: QueueingConfig): Queueing {
   const f = deps.informers;
   const pods = f.forResource<Pod>(podsResource);
@@ -76,6 +99,9 @@ export function newQueueing(deps: QueueingDeps, config: QueueingConfig): Queuein
   const wpcs = f.forResource<WorkloadPriorityClass>(workloadPriorityClassesResource);
   const namespaces = f.forResource<Namespace>(namespacesResource);
   const priorityClasses = f.forResource<PriorityClass>(priorityClassesResource);
+  pods.addIndexers(podIndexers);
+  workloads.addIndexers(workloadIndexers);
+  const indexes = newPodIndexes(pods.indexer, workloads.indexer);
   const queue = newRateLimitingQueue<string>({ clock: deps.clock });
   const scheduler = newAdmissionScheduler({
     client: deps.client,
@@ -112,21 +138,29 @@ export function newQueueing(deps: QueueingDeps, config: QueueingConfig): Queuein
       (w as { obj?: DeepReadonly<KueueWorkload> }).obj ?? (w as DeepReadonly<KueueWorkload>);
     if (object?.metadata === undefined) return;
     for (const key of workloadEventKeys(object)) queue.add(key);
-    scheduler.observe(object);
-    kick();
+    // The echo of an admission the cycle wrote and assumed changes no decision.
+    if (!scheduler.observe(object)) kick();
   };
   workloads.addEventHandler({
     onAdd: onWorkload,
     onUpdate: (_o, n) => onWorkload(n),
     onDelete: onWorkload,
   });
+  // Queues, flavors and namespaces matter to a cycle through what users set, not through the
+  // statuses the cycle writes itself: a status-only update does not start another cycle.
   for (const informer of [
     clusterQueues,
     localQueues,
     flavors,
     namespaces,
   ] as SharedInformer<never>[]) {
-    informer.addEventHandler({ onAdd: kick, onUpdate: kick, onDelete: kick });
+    informer.addEventHandler({
+      onAdd: kick,
+      onUpdate: (o, n) => {
+        if (beyondStatus(o, n)) kick();
+      },
+      onDelete: kick,
+    });
   }
 
   const reconcilerDeps = {
@@ -139,6 +173,7 @@ export function newQueueing(deps: QueueingDeps, config: QueueingConfig): Queuein
     workloadPriorityClasses: wpcs.lister,
     priorityClasses: priorityClasses.lister,
     events: deps.podEvents,
+    indexes,
     onUngated: () => deps.metrics?.podsUngated.inc(),
     expectations,
     onExcessDeleted: () => deps.metrics?.podsRejected.inc(),

@@ -9,7 +9,7 @@ import { parse as parseYaml } from "yaml";
 
 const repoRoot = resolve(import.meta.dirname, "..", "..");
 
-/** A `gantry up` child process on a free loopback port, with its own data dir. */
+/** A `gantry up` (or `gantry apiserver`) child process on a loopback port, with its own data dir. */
 export interface GantryProcess extends AsyncDisposable {
   readonly kubeconfig: string;
   readonly dataDir: string;
@@ -26,7 +26,13 @@ export interface GantryProcess extends AsyncDisposable {
 export interface StartOptions {
   /** Reuse a data dir (for restart tests); a fresh temp dir otherwise. */
   readonly dataDir?: string;
-  readonly storage?: "memory" | "sqlite";
+  readonly storage?: "memory" | "sqlite" | "etcd";
+  /** The etcd members' client URLs, for `storage: "etcd"`. */
+  readonly etcdEndpoints?: readonly string[];
+  /** `--etcd-prefix`. @default the server's ("/registry") */
+  readonly etcdPrefix?: string;
+  /** `gantry up` (everything in one process) or `gantry apiserver` (the API server alone). @default "up" */
+  readonly command?: "up" | "apiserver";
   /** Serve https (`--tls`): readiness is checked with the generated CA and token. */
   readonly tls?: boolean;
   /** A fixed port (to restart on the same one); a free port otherwise. */
@@ -36,7 +42,10 @@ export interface StartOptions {
   readonly timeoutMs?: number;
 }
 
-/** Starts the real `gantry up` and waits for its kubeconfig line and a 200 from /readyz. */
+/**
+ * Starts the real `gantry up` (or `gantry apiserver`) and waits for its kubeconfig line and a
+ * 200 from /readyz.
+ */
 export async function startGantry(options: StartOptions = {}): Promise<GantryProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "gantry-e2e-"));
   const owned = options.dataDir === undefined;
@@ -44,13 +53,17 @@ export async function startGantry(options: StartOptions = {}): Promise<GantryPro
     process.execPath,
     [
       join(repoRoot, "bin", "gantry.js"),
-      "up",
+      options.command ?? "up",
       "--data-dir",
       dataDir,
       "--port",
       String(options.port ?? 0),
       "--storage",
       options.storage ?? "sqlite",
+      ...(options.etcdEndpoints === undefined
+        ? []
+        : ["--etcd-endpoints", options.etcdEndpoints.join(",")]),
+      ...(options.etcdPrefix === undefined ? [] : ["--etcd-prefix", options.etcdPrefix]),
       ...(options.tls === true ? ["--tls"] : []),
       ...(options.extraArgs ?? []),
     ],
@@ -149,6 +162,94 @@ export function readKubeconfig(path: string): {
     url,
     token,
     caPem: typeof caData === "string" ? Buffer.from(caData, "base64").toString("utf8") : undefined,
+  };
+}
+
+/** A `gantry scheduler|controller-manager|queueing|kubelet` child process. */
+export interface ComponentProcess extends AsyncDisposable {
+  readonly child: ChildProcess;
+  /** What it wrote to stderr so far (its JSON log lines), most recent 2,000 lines. */
+  logs(): string;
+  /** Waits (at most `timeoutMs`, default 30000) until a log line matches `pattern`. */
+  waitForLog(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** Whether the process has exited. */
+  exited(): boolean;
+  /** Resolves with the exit code (null after a signal) once the process has exited. */
+  readonly exit: Promise<number | null>;
+  /** Stops the process with SIGTERM (or `signal`, such as SIGKILL) and waits for it to exit. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * Starts `gantry <command> --kubeconfig KUBECONFIG ...args` (a component against a running API
+ * server). Resolves once the process is spawned; wait for its readiness with `waitForLog` or
+ * through the API. Disposing stops it (SIGTERM, then SIGKILL after 10 s).
+ */
+export function startComponentProcess(
+  command: "scheduler" | "controller-manager" | "queueing" | "kubelet",
+  kubeconfig: string,
+  args: readonly string[] = [],
+): ComponentProcess {
+  const child = spawn(
+    process.execPath,
+    [join(repoRoot, "bin", "gantry.js"), command, "--kubeconfig", kubeconfig, ...args],
+    { cwd: repoRoot, stdio: ["ignore", "ignore", "pipe"] },
+  );
+  const lines: string[] = [];
+  const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = [];
+  createInterface({ input: child.stderr as NodeJS.ReadableStream }).on("line", (line) => {
+    lines.push(line);
+    if (lines.length > 2000) lines.shift();
+    for (const waiter of waiters.splice(0)) {
+      if (waiter.pattern.test(line)) waiter.resolve(line);
+      else waiters.push(waiter);
+    }
+  });
+  const exit = new Promise<number | null>((resolveExit) =>
+    child.once("exit", (code) => resolveExit(code)),
+  );
+  const hasExited = (): boolean => child.exitCode !== null || child.signalCode !== null;
+  const stop = async (signal: NodeJS.Signals = "SIGTERM"): Promise<void> => {
+    if (!hasExited()) child.kill(signal);
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    await exit;
+    clearTimeout(timer);
+  };
+  return {
+    child,
+    logs: () => lines.join("\n"),
+    waitForLog: (pattern, timeoutMs = 30_000) => {
+      const seen = lines.find((line) => pattern.test(line));
+      if (seen !== undefined) return Promise.resolve(seen);
+      return new Promise<string>((resolveLine, reject) => {
+        const timer = setTimeout(() => {
+          reject(
+            new Error(
+              `gantry ${command} logged no line matching ${pattern}:\n${lines.slice(-40).join("\n")}`,
+            ),
+          );
+        }, timeoutMs);
+        waiters.push({
+          pattern,
+          resolve: (line) => {
+            clearTimeout(timer);
+            resolveLine(line);
+          },
+        });
+        void exit.then(() => {
+          clearTimeout(timer);
+          reject(
+            new Error(
+              `gantry ${command} exited before logging ${pattern}:\n${lines.slice(-40).join("\n")}`,
+            ),
+          );
+        });
+      });
+    },
+    exited: hasExited,
+    exit,
+    stop,
+    [Symbol.asyncDispose]: () => stop(),
   };
 }
 

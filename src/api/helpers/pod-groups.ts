@@ -113,12 +113,8 @@ export interface GroupState {
   healthyPods: number;
 }
 
-/** What group counting found among a budget's pods. */
-export interface GroupCounts {
-  /** How many groups the budget expects (see `countPodGroups`). */
-  readonly expected: number;
-  /** Groups with at least `minCount` healthy pods. */
-  readonly healthy: number;
+/** Which groups a budget's pods form, and how healthy each is (no expected count). */
+export interface GroupTally {
   /** Every group seen, by key (single-pod groups are keyed `pod/<name>`). */
   readonly groups: ReadonlyMap<string, GroupState>;
   /** The pod name → group key. */
@@ -131,6 +127,89 @@ export interface GroupCounts {
   readonly missing: string | undefined;
   /** True when no pod has a workloadRef: the budget falls back to per-pod counting. */
   readonly noGroups: boolean;
+  /** Expected-groups bucket (see `PodGroupMembership.family`) → the group keys seen in it. */
+  readonly families: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/** What group counting found among a budget's pods. */
+export interface GroupCounts extends GroupTally {
+  /** How many groups the budget expects (see `countPodGroups`). */
+  readonly expected: number;
+  /** Groups with at least `minCount` healthy pods. */
+  readonly healthy: number;
+}
+
+/** The part of a workloadRef that names a group: pods with equal refs share a group. */
+export function workloadRefKey(ref: DeepReadonly<NonNullable<Pod["spec"]["workloadRef"]>>): string {
+  return `${ref.name}\u0000${ref.podGroupName ?? ""}\u0000${ref.podGroup ?? ""}\u0000${ref.podGroupReplicaKey ?? ""}`;
+}
+
+/**
+ * Sorts `pods` (a budget's selected pods) into groups and counts each group's healthy pods
+ * (see `isPodHealthyForGroup`). Each distinct workloadRef is resolved against `source` once.
+ */
+export function tallyPodGroups(
+  pods: readonly DeepReadonly<Pod>[],
+  source: PodGroupSource,
+  disrupted: Readonly<Record<string, string>>,
+): GroupTally {
+  const groups = new Map<string, GroupState>();
+  const groupOfPod = new Map<string, string>();
+  const ungroupedPods: string[] = [];
+  const invalidPods: string[] = [];
+  const families = new Map<string, Set<string>>();
+  /** workloadRefKey → the group state it resolved to (undefined: not a group). */
+  const resolved = new Map<string, GroupState | undefined>();
+  let missing: string | undefined;
+  let grouped = false;
+  for (const pod of pods) {
+    const name = pod.metadata.name ?? "";
+    const ref = pod.spec?.workloadRef;
+    let state: GroupState | undefined;
+    if (ref === undefined) {
+      ungroupedPods.push(name);
+      const key = `pod/${name}`;
+      state = { key, minCount: 1, pods: [], healthyPods: 0 };
+      groups.set(key, state);
+    } else {
+      grouped = true;
+      const refKey = workloadRefKey(ref);
+      if (resolved.has(refKey)) {
+        state = resolved.get(refKey);
+      } else {
+        const membership = podGroupMembership(pod, source);
+        if (membership.kind === "group") {
+          state = groups.get(membership.key);
+          if (state === undefined) {
+            state = {
+              key: membership.key,
+              minCount: membership.minCount,
+              pods: [],
+              healthyPods: 0,
+            };
+            groups.set(membership.key, state);
+          }
+          let family = families.get(membership.family);
+          if (family === undefined) {
+            family = new Set<string>();
+            families.set(membership.family, family);
+          }
+          family.add(membership.key);
+        } else if (membership.kind === "missing") {
+          missing ??= membership.message;
+        }
+        resolved.set(refKey, state);
+      }
+      if (state === undefined && !(ref.podGroupName ?? "") && !(ref.podGroup ?? "")) {
+        invalidPods.push(name);
+      }
+    }
+    if (state === undefined) continue;
+    state.pods.push(name);
+    groupOfPod.set(name, state.key);
+    if (isPodHealthyForGroup(pod, disrupted)) state.healthyPods++;
+  }
+  return { groups, groupOfPod, ungroupedPods, invalidPods, missing, noGroups: !grouped, families };
 }
 
 /**
@@ -145,65 +224,14 @@ export function countPodGroups(
   source: PodGroupSource,
   disrupted: Readonly<Record<string, string>>,
 ): GroupCounts {
-  const groups = new Map<string, GroupState>();
-  const groupOfPod = new Map<string, string>();
-  const ungroupedPods: string[] = [];
-  const invalidPods: string[] = [];
-  const families = new Map<string, Set<string>>();
-  let missing: string | undefined;
-  let grouped = false;
-  for (const pod of pods) {
-    const name = pod.metadata.name ?? "";
-    const membership = podGroupMembership(pod, source);
-    if (membership.kind !== "none") grouped = true;
-    switch (membership.kind) {
-      case "none": {
-        ungroupedPods.push(name);
-        const key = `pod/${name}`;
-        groups.set(key, { key, minCount: 1, pods: [name], healthyPods: 0 });
-        groupOfPod.set(name, key);
-        break;
-      }
-      case "ungrouped":
-        invalidPods.push(name);
-        break;
-      case "missing":
-        missing ??= membership.message;
-        break;
-      case "group": {
-        let state = groups.get(membership.key);
-        if (state === undefined) {
-          state = { key: membership.key, minCount: membership.minCount, pods: [], healthyPods: 0 };
-          groups.set(membership.key, state);
-        }
-        state.pods.push(name);
-        groupOfPod.set(name, membership.key);
-        const family = families.get(membership.family) ?? new Set<string>();
-        family.add(membership.key);
-        families.set(membership.family, family);
-        break;
-      }
-    }
-    const key = groupOfPod.get(name);
-    const state = key === undefined ? undefined : groups.get(key);
-    if (state !== undefined && isPodHealthyForGroup(pod, disrupted)) state.healthyPods++;
-  }
-  let expected = ungroupedPods.length + invalidPods.length;
-  for (const [family, seen] of families) {
+  const tally = tallyPodGroups(pods, source, disrupted);
+  let expected = tally.ungroupedPods.length + tally.invalidPods.length;
+  for (const [family, seen] of tally.families) {
     expected += expectedInFamily(family, seen, source);
   }
   let healthy = 0;
-  for (const state of groups.values()) if (state.healthyPods >= state.minCount) healthy++;
-  return {
-    expected,
-    healthy,
-    groups,
-    groupOfPod,
-    ungroupedPods,
-    invalidPods,
-    missing,
-    noGroups: !grouped,
-  };
+  for (const state of tally.groups.values()) if (state.healthyPods >= state.minCount) healthy++;
+  return { ...tally, expected, healthy };
 }
 
 /** Expected replicas of one template (its PodGroup objects) or legacy group. */

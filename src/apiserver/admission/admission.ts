@@ -40,6 +40,12 @@ export interface ObjectReader {
   get(segment: string, namespace: string, name: string): JsonObject | undefined;
   /** Every object of `segment` in `namespace` (all when empty). */
   list(segment: string, namespace: string): readonly JsonObject[];
+  /**
+   * `get` after the cache has caught up with storage: the live lookup upstream's plugins make
+   * when their informer has not seen an object yet (one written a moment ago, maybe through
+   * another API server).
+   */
+  getFresh(segment: string, namespace: string, name: string): Promise<JsonObject | undefined>;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { UserInfo } from "../admission/index.ts";
 import type { FieldManager } from "../fieldmanager/index.ts";
 import type { ProtobufDecoder } from "../http/body.ts";
 import type { ResourceRequest } from "../http/request-info.ts";
+import type { EvictionMetrics } from "../registry/eviction/index.ts";
 import type { Store } from "../registry/generic/store.ts";
 import type { ResourceRegistry } from "../registry/resource-registry.ts";
 import type { WatchCache } from "../watch-cache/index.ts";
@@ -49,6 +50,8 @@ export interface HandlerDeps {
   readonly bookmarkIntervalMs: number;
   /** Signal that aborts on server shutdown: open watches end. */
   readonly shutdown: AbortSignal;
+  /** Where the eviction subresource counts its results (on the server's metrics registry). */
+  readonly evictionMetrics: EvictionMetrics;
 }
 
 /** One resource request in flight. */

@@ -139,10 +139,11 @@ export async function handleEviction(deps: HandlerDeps, scope: RequestScope): Pr
   );
   const evictionDeps = newEvictionDeps({
     registry: deps.registry,
-    storage: deps.storage,
+    cache: deps.cache,
     root: deps.registryRoot,
     clock: deps.clock,
     pods: store,
+    metrics: deps.evictionMetrics,
   });
   const context = writeContextOf(scope, "eviction", (options.dryRun?.length ?? 0) > 0);
   const status = await evictPod(evictionDeps, {

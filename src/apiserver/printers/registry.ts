@@ -24,6 +24,7 @@ import { eventPrinter } from "./event.ts";
 import { podGroupPrinter, workloadPrinter } from "./gantry.ts";
 import { nodePrinter } from "./node.ts";
 import { podPrinter } from "./pod.ts";
+import { clusterRoleBindingPrinter, roleBindingPrinter, rolePrinter } from "./rbac.ts";
 import type { TablePrinter } from "./table.ts";
 
 /** The registry key of a resource: `"<group>/<resource>"`, core group empty (`"/pods"`). */
@@ -55,6 +56,10 @@ export function builtInPrinters(): ReadonlyMap<string, TablePrinter> {
     ["batch/jobs", jobPrinter],
     ["policy/poddisruptionbudgets", podDisruptionBudgetPrinter],
     ["coordination.k8s.io/leases", leasePrinter],
+    ["rbac.authorization.k8s.io/roles", rolePrinter],
+    ["rbac.authorization.k8s.io/clusterroles", rolePrinter],
+    ["rbac.authorization.k8s.io/rolebindings", roleBindingPrinter],
+    ["rbac.authorization.k8s.io/clusterrolebindings", clusterRoleBindingPrinter],
     ["scheduling.k8s.io/priorityclasses", priorityClassPrinter],
     ["scheduling.k8s.io/workloads", workloadPrinter],
     ["scheduling.k8s.io/podgroups", podGroupPrinter],

@@ -2,6 +2,7 @@
 
 import type { MessageName, MessageSpec, MessageTable } from "./schema.ts";
 import { appsMessages } from "./schema-apps.ts";
+import { authorizationMessages } from "./schema-authorization.ts";
 import { autoscalingMessages } from "./schema-autoscaling.ts";
 import { batchMessages } from "./schema-batch.ts";
 import { coreMessages } from "./schema-core.ts";
@@ -53,6 +54,31 @@ export const protobufKinds: readonly ProtobufKind[] = [
   { apiVersion: "rbac.authorization.k8s.io/v1", kind: "RoleBinding", message: "RoleBinding" },
   { apiVersion: "scheduling.k8s.io/v1", kind: "PriorityClass", message: "PriorityClass" },
   { apiVersion: "authentication.k8s.io/v1", kind: "TokenRequest", message: "TokenRequest" },
+  {
+    apiVersion: "authentication.k8s.io/v1",
+    kind: "SelfSubjectReview",
+    message: "SelfSubjectReview",
+  },
+  {
+    apiVersion: "authorization.k8s.io/v1",
+    kind: "SelfSubjectAccessReview",
+    message: "SelfSubjectAccessReview",
+  },
+  {
+    apiVersion: "authorization.k8s.io/v1",
+    kind: "SelfSubjectRulesReview",
+    message: "SelfSubjectRulesReview",
+  },
+  {
+    apiVersion: "authorization.k8s.io/v1",
+    kind: "SubjectAccessReview",
+    message: "SubjectAccessReview",
+  },
+  {
+    apiVersion: "authorization.k8s.io/v1",
+    kind: "LocalSubjectAccessReview",
+    message: "LocalSubjectAccessReview",
+  },
 ];
 
 /** Merges message tables; a name defined twice is a programming error. */
@@ -81,6 +107,7 @@ export const messageRegistry: ReadonlyMap<MessageName, MessageSpec> = mergeTable
   autoscalingMessages,
   rbacMessages,
   networkingMessages,
+  authorizationMessages,
 ]);
 
 /** The message for `apiVersion`/`kind`, or undefined when that kind is not supported. */

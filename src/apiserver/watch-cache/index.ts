@@ -1,6 +1,7 @@
 export { type CachedObject, newCachedObject, withResourceVersion } from "./cached-object.ts";
 export {
   type CacheEvent,
+  type CacheIndexFunc,
   ResourceCache,
   type WatchFilter,
   type WatchSink,

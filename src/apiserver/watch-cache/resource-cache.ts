@@ -27,9 +27,17 @@ interface Watcher {
   readonly sink: WatchSink;
 }
 
+/**
+ * The values an object is indexed under (none, one or several). Must be pure: it is called
+ * again with the same object when the object changes or goes.
+ */
+export type CacheIndexFunc = (object: CachedObject) => readonly string[];
+
 export interface ResourceCacheOptions {
   /** How many recent events are kept for watches that resume from a resourceVersion. */
   readonly historySize: number;
+  /** Named indexes kept beside the objects (see `byIndex`). @default none */
+  readonly indexes?: Readonly<Record<string, CacheIndexFunc>>;
 }
 
 /**
@@ -45,10 +53,17 @@ export class ResourceCache {
   #historyStart: number;
   readonly #watchers = new Set<Watcher>();
   readonly #historySize: number;
+  readonly #indexFuncs = new Map<string, CacheIndexFunc>();
+  /** index name → value → key → object */
+  readonly #indexes = new Map<string, Map<string, Map<string, CachedObject>>>();
 
   constructor(historyStart: number, options: ResourceCacheOptions) {
     this.#historyStart = historyStart;
     this.#historySize = options.historySize;
+    for (const [name, fn] of Object.entries(options.indexes ?? {})) {
+      this.#indexFuncs.set(name, fn);
+      this.#indexes.set(name, new Map());
+    }
   }
 
   /** Events after this revision are all still in history. */
@@ -64,9 +79,24 @@ export class ResourceCache {
     return this.#items.get(key);
   }
 
+  /**
+   * The current objects the index `name` files under `value`, in no particular order. A
+   * RangeError for an index the cache was not made with.
+   */
+  byIndex(name: string, value: string): CachedObject[] {
+    const index = this.#indexes.get(name);
+    if (index === undefined) {
+      throw new RangeError(`Cannot read index ${JSON.stringify(name)}: it does not exist`);
+    }
+    return [...(index.get(value)?.values() ?? [])];
+  }
+
   /** Loads an object present at the cache's start (no event). */
   seed(object: CachedObject): void {
+    const prev = this.#items.get(object.key);
+    if (prev !== undefined) this.#unindex(prev);
     this.#items.set(object.key, object);
+    this.#index(object);
     this.#sortedDirty = true;
   }
 
@@ -74,6 +104,8 @@ export class ResourceCache {
   put(object: CachedObject): void {
     const prev = this.#items.get(object.key);
     this.#items.set(object.key, object);
+    if (prev !== undefined) this.#unindex(prev);
+    this.#index(object);
     if (prev === undefined) this.#insertKey(object.key);
     this.#record({
       type: prev === undefined ? "ADDED" : "MODIFIED",
@@ -88,6 +120,7 @@ export class ResourceCache {
     const prev = this.#items.get(last.key);
     if (prev === undefined) return;
     this.#items.delete(last.key);
+    this.#unindex(prev);
     this.#removeKey(last.key);
     this.#record({ type: "DELETED", object: last, prev, revision: last.revision });
   }
@@ -133,6 +166,33 @@ export class ResourceCache {
 
   get watcherCount(): number {
     return this.#watchers.size;
+  }
+
+  #index(object: CachedObject): void {
+    for (const [name, fn] of this.#indexFuncs) {
+      const index = this.#indexes.get(name);
+      if (index === undefined) continue;
+      for (const value of fn(object)) {
+        let objects = index.get(value);
+        if (objects === undefined) {
+          objects = new Map();
+          index.set(value, objects);
+        }
+        objects.set(object.key, object);
+      }
+    }
+  }
+
+  #unindex(object: CachedObject): void {
+    for (const [name, fn] of this.#indexFuncs) {
+      const index = this.#indexes.get(name);
+      if (index === undefined) continue;
+      for (const value of fn(object)) {
+        const objects = index.get(value);
+        objects?.delete(object.key);
+        if (objects?.size === 0) index.delete(value);
+      }
+    }
   }
 
   #record(event: CacheEvent): void {

@@ -1,7 +1,7 @@
 import type { Storage, WatchEvent } from "../../storage/index.ts";
 import type { Logger } from "../../util/index.ts";
 import { newCachedObject } from "./cached-object.ts";
-import { ResourceCache } from "./resource-cache.ts";
+import { type CacheIndexFunc, ResourceCache } from "./resource-cache.ts";
 
 interface Waiter {
   readonly revision: number;
@@ -13,6 +13,11 @@ export interface WatchCacheOptions {
   readonly root?: string;
   /** Recent events kept per resource for resuming watches. @default 10000 */
   readonly historySize?: number;
+  /**
+   * Indexes per resource segment (`pods`, `deployments.apps`): name → index function, kept by
+   * that resource's cache for `ResourceCache.byIndex`. @default none
+   */
+  readonly indexes?: Readonly<Record<string, Readonly<Record<string, CacheIndexFunc>>>>;
 }
 
 /**
@@ -25,6 +30,7 @@ export class WatchCache {
   readonly #logger: Logger;
   readonly #root: string;
   readonly #historySize: number;
+  readonly #indexes: Readonly<Record<string, Readonly<Record<string, CacheIndexFunc>>>>;
   readonly #resources = new Map<string, ResourceCache>();
   #revision = 0;
   #startRevision = 0;
@@ -36,6 +42,7 @@ export class WatchCache {
     this.#logger = logger;
     this.#root = options.root ?? "/registry/";
     this.#historySize = options.historySize ?? 10_000;
+    this.#indexes = options.indexes ?? {};
   }
 
   /** The latest revision applied. */
@@ -77,7 +84,11 @@ export class WatchCache {
   resource(segment: string): ResourceCache {
     let cache = this.#resources.get(segment);
     if (cache === undefined) {
-      cache = new ResourceCache(this.#startRevision, { historySize: this.#historySize });
+      const indexes = this.#indexes[segment];
+      cache = new ResourceCache(this.#startRevision, {
+        historySize: this.#historySize,
+        ...(indexes === undefined ? {} : { indexes }),
+      });
       this.#resources.set(segment, cache);
     }
     return cache;

@@ -150,6 +150,20 @@ export const fixtureBodies: Readonly<Record<string, Record<string, unknown>>> = 
   "policy/v1/poddisruptionbudgets": { spec: { minAvailable: 1, selector } },
   "scheduling.k8s.io/v1/priorityclasses": { value: 1000, description: "fuzz" },
   "coordination.k8s.io/v1/leases": { spec: { holderIdentity: "fuzz", leaseDurationSeconds: 15 } },
+  "rbac.authorization.k8s.io/v1/roles": {
+    rules: [{ apiGroups: [""], resources: ["pods"], verbs: ["get"] }],
+  },
+  "rbac.authorization.k8s.io/v1/clusterroles": {
+    rules: [{ apiGroups: [""], resources: ["pods"], verbs: ["get"] }],
+  },
+  "rbac.authorization.k8s.io/v1/rolebindings": {
+    roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "view" },
+    subjects: [{ kind: "User", name: "fuzz" }],
+  },
+  "rbac.authorization.k8s.io/v1/clusterrolebindings": {
+    roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "view" },
+    subjects: [{ kind: "User", name: "fuzz" }],
+  },
   "scheduling.k8s.io/v1alpha1/workloads": {
     spec: { podGroupTemplates: [{ name: "workers", policy: { gang: { minCount: 2 } } }] },
   },
@@ -312,6 +326,9 @@ export const badNames = [
   "dots..double",
   "ünïcode",
 ];
+
+/** Names that even path-segment validation (RBAC's) rejects: `.`, `..`, or with `/` or `%`. */
+export const badPathSegments = [".", "..", "a/b", "50%"];
 
 export const badLabelSelectors = [
   "a in (b",

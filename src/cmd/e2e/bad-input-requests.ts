@@ -9,6 +9,7 @@ import {
   badFieldSelectors,
   badLabelSelectors,
   badNames,
+  badPathSegments,
   collectionPath,
   type DiscoveredResource,
   deeplyNested,
@@ -160,10 +161,12 @@ function bodyFault(
     () => at("bad options", buf(base), jsonHeaders, q(path, pick(random, optionFaults))),
   ];
   if (random.int(40) === 0) faults.push(() => at("oversized body", oversized(random)));
-  // A Binding's metadata is not validated upstream (its annotations are copied onto the pod).
+  // A Binding's metadata is not validated upstream (its annotations are copied onto the pod),
+  // nor is a SelfSubjectReview's (upstream answers with fresh metadata, whatever was sent).
   if (
     (route.subresource === "" || route.subresource === "status") &&
-    route.resource !== "bindings"
+    route.resource !== "bindings" &&
+    route.resource !== "selfsubjectreviews"
   ) {
     faults.push(
       () =>
@@ -195,17 +198,28 @@ function bodyFault(
         at("eviction with dryRun Bogus", buf({ ...base, deleteOptions: { dryRun: ["Bogus"] } })),
     );
   } else if (verb === "create") {
-    faults.push(
-      () =>
-        at("invalid name", buf(withValueAt(base, ["metadata", "name"], pick(random, badNames)))),
-      () => at("huge name", buf(withValueAt(base, ["metadata", "name"], "n".repeat(100_000)))),
-      () =>
-        at(
-          "unknown field under Strict",
-          buf({ ...base, bogusField: 1 }),
-          jsonHeaders,
-          q(path, "fieldValidation=Strict"),
-        ),
+    // RBAC names are validated only as path segments (upstream ValidateRBACName), any length;
+    // a SelfSubjectReview's metadata is not validated at all (upstream answers with fresh
+    // metadata, whatever was sent).
+    const rbac = route.groupVersion.startsWith("rbac.authorization.k8s.io/");
+    if (route.resource !== "selfsubjectreviews") {
+      const names = rbac ? badPathSegments : badNames;
+      faults.push(() =>
+        at("invalid name", buf(withValueAt(base, ["metadata", "name"], pick(random, names)))),
+      );
+    }
+    if (!rbac && route.resource !== "selfsubjectreviews") {
+      faults.push(() =>
+        at("huge name", buf(withValueAt(base, ["metadata", "name"], "n".repeat(100_000)))),
+      );
+    }
+    faults.push(() =>
+      at(
+        "unknown field under Strict",
+        buf({ ...base, bogusField: 1 }),
+        jsonHeaders,
+        q(path, "fieldValidation=Strict"),
+      ),
     );
   } else {
     faults.push(

@@ -288,6 +288,10 @@ test("DisruptionController.reconcile: usePodGroups counts PodGroup replicas of a
   });
   await createPdb(ns, web.clone().minAvailable(1).usePodGroups());
   await statusReads(ns, [2, 1, 2, 1, "SufficientPods"]);
+  assert.ok(
+    (await eventReasons(ns)).includes("PodDisruptionBudget/CountingPodGroups"),
+    "the budget says it counts groups, for kubectl describe",
+  );
   // One pod of g1 becomes unready: g1 drops below minCount 3.
   await client.patch(
     podsResource,

@@ -126,11 +126,12 @@ function event(
   context.events.event(referenceTo(pdb, podDisruptionBudgetsResource), type, reason, message);
 }
 
-/** Records a Warning once per budget and reason (not on every sync). */
-function warnOnce(
+/** Records an event once per budget and reason (not on every sync). */
+function recordOnce(
   context: BudgetContext,
   key: string,
   pdb: DeepReadonly<PodDisruptionBudget>,
+  type: "Normal" | "Warning",
   reason: string,
   message: string,
 ): void {
@@ -138,8 +139,26 @@ function warnOnce(
   context.warned.set(key, seen);
   if (seen.has(reason)) return;
   seen.add(reason);
-  event(context, pdb, "Warning", reason, message);
+  event(context, pdb, type, reason, message);
 }
+
+function warnOnce(
+  context: BudgetContext,
+  key: string,
+  pdb: DeepReadonly<PodDisruptionBudget>,
+  reason: string,
+  message: string,
+): void {
+  recordOnce(context, key, pdb, "Warning", reason, message);
+}
+
+/**
+ * The Normal event that makes `kubectl describe pdb` say what its numbers count: kubectl's
+ * describer prints the four counters and the events, not the spec's scope or the conditions.
+ */
+export const countingPodGroupsReason = "CountingPodGroups";
+export const countingPodGroupsMessage =
+  "This budget counts pod groups (budgetScope: PodGroup): Allowed disruptions, Current, Desired and Total are numbers of pod groups, not pods";
 
 async function trySync(
   context: BudgetContext,
@@ -182,6 +201,7 @@ async function trySync(
       : undefined;
   if (groups !== undefined && !(groups.noGroups && pods.length > 0)) {
     mode = "group";
+    recordOnce(context, key, pdb, "Normal", countingPodGroupsReason, countingPodGroupsMessage);
     if (groups.missing !== undefined) {
       throw new SyncError(`Failed to resolve pod groups: ${groups.missing}`);
     }

@@ -18,16 +18,11 @@ import {
   type ClusterQueue,
   type ClusterQueueStatus,
   type FlavorUsage,
-  findWorkloadCondition,
-  hasQuotaReservation,
-  isWorkloadAdmitted,
-  isWorkloadFinished,
   type KueueWorkload,
   type LabelSelector,
   type LocalQueue,
   type LocalQueueStatus,
   matchesLabels,
-  quotaReservedCondition,
   type ResourceFlavor,
   selectorFromLabelSelector,
 } from "../../api/index.ts";
@@ -172,18 +167,15 @@ export function planCycle(input: CycleInput): CyclePlan {
     else list.push(v);
   };
   for (const workload of input.workloads) {
-    if (isWorkloadFinished(workload)) continue;
-    push(
-      byLocalQueue,
-      `${workload.metadata.namespace ?? ""}/${workload.spec.queueName ?? ""}`,
-      workload,
-    );
-    if (hasQuotaReservation(workload)) {
+    const ws = info.state(workload);
+    if (ws.finished) continue;
+    push(byLocalQueue, ws.localQueueKey, workload);
+    if (ws.reserved) {
       const cqName = workload.status?.admission?.clusterQueue ?? "";
       const node = tree.nodes.get(cqName);
       const usage = info.usage(workload);
       if (node !== undefined) addUsage(node, usage);
-      push(reserving, cqName, { workload, key: key(workload), clusterQueue: cqName, usage });
+      push(reserving, cqName, { workload, key: ws.key, clusterQueue: cqName, usage });
       continue;
     }
     if (workload.spec.active === false || workload.metadata.deletionTimestamp !== undefined)
@@ -229,7 +221,7 @@ export function planCycle(input: CycleInput): CyclePlan {
   const queuedKeys = new Set<string>();
   for (const list of queued.values()) {
     sortWorkloads(list);
-    for (const w of list) queuedKeys.add(key(w));
+    for (const w of list) queuedKeys.add(info.state(w).key);
   }
 
   const admissions: { workload: Wl; admission: Admission }[] = [];
@@ -254,7 +246,7 @@ export function planCycle(input: CycleInput): CyclePlan {
         cq.spec.namespaceSelector as LabelSelector | null | undefined,
       );
       for (const workload of list) {
-        const k = key(workload);
+        const k = info.state(workload).key;
         if (decided.has(k)) continue;
         const labels = input.namespaceLabels(workload.metadata.namespace ?? "") ?? {};
         if (!matchesLabels(selector, labels)) {
@@ -343,7 +335,7 @@ export function planCycle(input: CycleInput): CyclePlan {
     pendingStatus.set(cqName, counts);
     let head = true;
     for (const workload of list) {
-      const k = key(workload);
+      const k = info.state(workload).key;
       if (admittedNow.has(k)) continue;
       if (inadmissible.has(k)) counts.inadmissible++;
       else counts.active++;
@@ -351,10 +343,7 @@ export function planCycle(input: CycleInput): CyclePlan {
       // As Kueue writes the message of the heads it attempts: this ClusterQueue's first
       // waiting Workload, a preemptor, and every Workload the first time it is seen; the rest
       // keep the message they have until they come to the head.
-      const write =
-        head ||
-        preemptors.has(k) ||
-        findWorkloadCondition(workload.status?.conditions, quotaReservedCondition) === undefined;
+      const write = head || preemptors.has(k) || !info.state(workload).seen;
       head = false;
       if (message !== undefined && write) pending.push({ workload, reason: "Pending", message });
     }
@@ -372,7 +361,7 @@ export function planCycle(input: CycleInput): CyclePlan {
     for (const entry of reserving.get(name) ?? []) {
       reservedCount++;
       addTo(reservedUsage, entry.usage);
-      if (!isWorkloadAdmitted(entry.workload)) continue;
+      if (!info.state(entry.workload).admitted) continue;
       admitted++;
       addTo(admittedUsage, entry.usage);
     }
@@ -403,10 +392,11 @@ export function planCycle(input: CycleInput): CyclePlan {
     let admittedHere = 0;
     let pendingHere = 0;
     for (const w of byLocalQueue.get(lqKey) ?? []) {
-      const k = key(w);
-      if (hasQuotaReservation(w) || admittedNow.has(k)) {
+      const state = info.state(w);
+      const k = state.key;
+      if (state.reserved || admittedNow.has(k)) {
         reservingHere++;
-        if (isWorkloadAdmitted(w) || admittedNow.has(k)) admittedHere++;
+        if (state.admitted || admittedNow.has(k)) admittedHere++;
       } else if (queuedKeys.has(k)) {
         pendingHere++;
       }

@@ -62,8 +62,12 @@ export interface AdmissionSchedulerOptions {
 }
 
 export interface AdmissionScheduler {
-  /** Tells the scheduler the informer delivered `workload`, so an assumed copy can go. */
-  observe(workload: Wl): void;
+  /**
+   * Tells the scheduler the informer delivered `workload`, so an assumed copy can go. Returns
+   * true when the event only confirms an admission this scheduler wrote and assumed (a cycle
+   * has nothing new to learn from it).
+   */
+  observe(workload: Wl): boolean;
   /** Runs one cycle. Resolves `true` when a write conflicted and another cycle should follow. */
   cycle(): Promise<boolean>;
 }
@@ -321,12 +325,30 @@ export function newAdmissionScheduler(
   return {
     observe(workload) {
       const k = keyOf(workload);
-      if (assumed.has(k) && hasQuotaReservation(workload)) assumed.delete(k);
+      const mine = assumed.get(k);
+      if (mine === undefined || !hasQuotaReservation(workload)) return false;
+      assumed.delete(k);
+      return (
+        workload.metadata.resourceVersion === mine.metadata.resourceVersion &&
+        workload.metadata.deletionTimestamp === undefined
+      );
     },
 
     async cycle() {
       const started = deps.clock.now();
-      const merged = deps.workloads.list().map((w) => assumed.get(keyOf(w)) ?? w);
+      // Assumed admissions stand in for the cached objects they were written over (matched by
+      // identity, so a cycle over thousands of Workloads builds no keys for this).
+      const listed = deps.workloads.list();
+      let merged = listed;
+      if (assumed.size > 0) {
+        const over = new Map<Wl, Wl>();
+        for (const [k, w] of assumed) {
+          const slash = k.indexOf("/");
+          const cached = deps.workloads.get(k.slice(0, slash), k.slice(slash + 1));
+          if (cached !== undefined) over.set(cached, w);
+        }
+        merged = listed.map((w) => over.get(w) ?? w);
+      }
       const clusterQueues = deps.clusterQueues.list();
       const localQueues = deps.localQueues.list();
       const plan = planCycle({

@@ -4,12 +4,34 @@
  * are immutable values replaced on every update, so an entry keyed by the object itself stays
  * valid for as long as the object lives (and goes with it: the maps are weak).
  */
-import type { KueueWorkload, PodSet } from "../../api/index.ts";
+import {
+  findWorkloadCondition,
+  hasQuotaReservation,
+  isWorkloadAdmitted,
+  isWorkloadFinished,
+  type KueueWorkload,
+  type PodSet,
+  quotaReservedCondition,
+} from "../../api/index.ts";
 import type { DeepReadonly } from "../../util/index.ts";
 import { type FlavorResourceAmounts, workloadUsage } from "./quota.ts";
 import { podSetRequests } from "./requests.ts";
 
+/** What a cycle asks of every Workload, read once per object. */
+export interface WorkloadState {
+  /** `namespace/name`. */
+  readonly key: string;
+  /** `namespace/queueName`: the LocalQueue's key. */
+  readonly localQueueKey: string;
+  readonly finished: boolean;
+  readonly reserved: boolean;
+  readonly admitted: boolean;
+  /** It has a QuotaReserved condition (it was seen by a cycle before). */
+  readonly seen: boolean;
+}
+
 export class WorkloadInfoCache {
+  readonly #states = new WeakMap<object, WorkloadState>();
   readonly #requests = new WeakMap<object, ReadonlyMap<string, number>>();
   readonly #usage = new WeakMap<object, FlavorResourceAmounts>();
 
@@ -22,6 +44,25 @@ export class WorkloadInfoCache {
     }
     return value;
   };
+
+  /** The Workload's key and condition flags. */
+  state(workload: DeepReadonly<KueueWorkload>): WorkloadState {
+    let value = this.#states.get(workload);
+    if (value === undefined) {
+      const namespace = workload.metadata.namespace ?? "";
+      value = {
+        key: `${namespace}/${workload.metadata.name ?? ""}`,
+        localQueueKey: `${namespace}/${workload.spec.queueName ?? ""}`,
+        finished: isWorkloadFinished(workload),
+        reserved: hasQuotaReservation(workload),
+        admitted: isWorkloadAdmitted(workload),
+        seen:
+          findWorkloadCondition(workload.status?.conditions, quotaReservedCondition) !== undefined,
+      };
+      this.#states.set(workload, value);
+    }
+    return value;
+  }
 
   /** What an admitted Workload uses per `flavor/resource` (empty without an admission). */
   usage(workload: DeepReadonly<KueueWorkload>): ReadonlyMap<string, number> {

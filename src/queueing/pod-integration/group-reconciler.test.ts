@@ -17,6 +17,7 @@ import {
   reconcileGroup,
   waitingForReplacement,
 } from "./group-reconciler.ts";
+import { podIndexesOf } from "./indexes.ts";
 
 interface Recorded {
   readonly calls: string[];
@@ -78,6 +79,7 @@ function setup(
     priorityClasses: lister([]),
     events,
     expectations: newUidExpectations(),
+    indexes: podIndexesOf(pods, workloads),
   };
   return { deps, rec };
 }

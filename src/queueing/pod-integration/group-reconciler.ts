@@ -21,9 +21,7 @@ import {
   type KueueWorkload,
   managedLabel,
   type Pod,
-  podGroupNameLabel,
   queueNameOf,
-  selectorFromSet,
 } from "../../api/index.ts";
 import { podsResource, referenceTo } from "../../client/index.ts";
 import type { DeepReadonly } from "../../util/index.ts";
@@ -94,8 +92,8 @@ export async function reconcileGroup(
   const key = groupKey(namespace, group);
   // Read the expectations before listing, so a pod that sneaks in meanwhile is not missed.
   const satisfied = deps.expectations.satisfied(key);
-  const all = deps.pods
-    .list(namespace, selectorFromSet({ [podGroupNameLabel]: group }))
+  const all = deps.indexes
+    .podsOfGroup(namespace, group)
     .sort(
       (a, b) =>
         created(a) - created(b) || (a.metadata.name ?? "").localeCompare(b.metadata.name ?? ""),

@@ -37,6 +37,7 @@ import {
 import type { Clock, DeepReadonly } from "../../util/index.ts";
 import type { QueueingConfig } from "../config.ts";
 import { kueueWorkloadsResource } from "../resources.ts";
+import type { PodIndexes } from "./indexes.ts";
 import { type WorkloadPriority, workloadForPod } from "./workload-for-pod.ts";
 import {
   clearReservation,
@@ -62,27 +63,13 @@ export interface PodReconcilerDeps {
     [k: string]: unknown;
   }>;
   readonly events: EventRecorder;
+  /** Workloads by controlling pod and pods by group, kept by the informers. */
+  readonly indexes: PodIndexes;
   /** Counts a pod whose admission gate was removed. */
   readonly onUngated?: () => void;
 }
 
 type P = DeepReadonly<Pod>;
-type W = DeepReadonly<KueueWorkload>;
-
-/** The Workload controlled by the pod with this UID, if cached. */
-export function workloadOfPod(
-  workloads: Lister<KueueWorkload>,
-  namespace: string,
-  uid: string,
-): W | undefined {
-  return workloads
-    .list(namespace)
-    .find((w) =>
-      w.metadata.ownerReferences?.some(
-        (o) => o.controller === true && o.kind === "Pod" && o.uid === uid,
-      ),
-    );
-}
 
 function isGated(pod: P): boolean {
   return (pod.spec.schedulingGates ?? []).some((g) => g.name === admissionGate);
@@ -141,18 +128,13 @@ export async function reconcilePod(
   const pod = deps.pods.get(namespace, name);
   if (pod === undefined) {
     // Gone: the Workloads it controlled let go of their finalizer and are collected with it.
-    for (const w of deps.workloads.list(namespace)) {
-      const owner = w.metadata.ownerReferences?.find(
-        (o) => o.controller === true && o.kind === "Pod",
-      );
-      if (owner?.name === name && deps.pods.get(namespace, name)?.metadata.uid !== owner.uid) {
-        await removeWorkloadFinalizer(deps, w);
-      }
+    for (const w of deps.indexes.workloadsControlledBy(namespace, name)) {
+      await removeWorkloadFinalizer(deps, w);
     }
     return;
   }
   if (pod.metadata.labels?.[managedLabel] !== "true") return;
-  const workload = workloadOfPod(deps.workloads, namespace, pod.metadata.uid ?? "");
+  const workload = deps.indexes.workloadOfPod(pod.metadata.uid ?? "");
   if (pod.metadata.deletionTimestamp !== undefined) {
     if (workload !== undefined) await removeWorkloadFinalizer(deps, workload);
     await removePodFinalizer(deps, pod);

@@ -74,8 +74,8 @@ export async function removePodFinalizer(deps: WriteDeps, pod: P): Promise<boole
 
 /**
  * Kueue's `stop` for one pod: the `TerminationTarget` condition (reason `reason`, message
- * `message`), then DELETE, then event `Stopped`. A pod already being deleted is left alone.
- * Returns whether the pod was stopped now.
+ * `message`), then DELETE, then event `Stopped`. A pod already being deleted is left alone; one
+ * already marked with the same condition is only deleted. Returns whether the pod was stopped now.
  */
 export async function stopPod(
   deps: WriteDeps,
@@ -84,6 +84,25 @@ export async function stopPod(
   message: string,
 ): Promise<boolean> {
   if (pod.metadata.deletionTimestamp !== undefined) return false;
+  const marked = pod.status?.conditions?.find((c) => c.type === terminationTargetCondition);
+  // Marked already (an earlier DELETE failed): only the DELETE is left to do.
+  if (marked?.status !== "True" || marked.reason !== reason || marked.message !== message) {
+    await ignoreNotFound(
+      deps.client.updateStatus<Pod>(
+        podsResource,
+        terminationTarget(pod, reason, message, deps.clock.now()),
+      ),
+    );
+  }
+  await ignoreNotFound(
+    deps.client.delete(podsResource, pod.metadata.namespace ?? "", pod.metadata.name ?? ""),
+  );
+  deps.events.event(referenceTo(pod, podsResource), "Normal", "Stopped", message);
+  return true;
+}
+
+/** `pod` with the `TerminationTarget` condition (True, `reason`, `message`) set at `now`. */
+function terminationTarget(pod: P, reason: string, message: string, now: Date): Pod {
   const next = structuredClone(pod) as Pod;
   const conditions = (next.status?.conditions ?? []).filter(
     (c) => c.type !== terminationTargetCondition,
@@ -93,15 +112,10 @@ export async function stopPod(
     status: "True",
     reason,
     message,
-    lastTransitionTime: kueueTime(deps.clock.now()),
+    lastTransitionTime: kueueTime(now),
   } as never);
   next.status = { ...next.status, conditions };
-  await ignoreNotFound(deps.client.updateStatus<Pod>(podsResource, next));
-  await ignoreNotFound(
-    deps.client.delete(podsResource, pod.metadata.namespace ?? "", pod.metadata.name ?? ""),
-  );
-  deps.events.event(referenceTo(pod, podsResource), "Normal", "Stopped", message);
-  return true;
+  return next;
 }
 
 /**
@@ -234,6 +248,7 @@ export async function setReclaimablePods(
   workload: W,
   pods: readonly ReclaimablePod[],
 ): Promise<void> {
+  if (pods.length === 0 && workload.status?.reclaimablePods === undefined) return;
   await writeStatus(deps, workload, (next) => {
     next.status = { ...next.status };
     if (pods.length === 0) delete next.status.reclaimablePods;

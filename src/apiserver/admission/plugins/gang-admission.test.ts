@@ -19,6 +19,7 @@ const stored: Record<string, JsonObject> = {
 const reader: ObjectReader = {
   get: (segment, namespace, name) => stored[`${segment}/${namespace}/${name}`],
   list: () => [],
+  getFresh: async (segment, namespace, name) => stored[`${segment}/${namespace}/${name}`],
 };
 
 function attributes(resource: "pods" | "podgroups", object: object): AdmissionAttributes {

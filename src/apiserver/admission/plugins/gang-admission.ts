@@ -27,12 +27,17 @@ export function newGangAdmission(reader: ObjectReader): AdmissionPlugin {
       a.subresource === "" &&
       ((a.group === "" && a.resource === "pods") ||
         (a.group === "scheduling.k8s.io" && a.resource === "podgroups")),
-    validate(a) {
+    async validate(a) {
       const object = a.object as (KubeObject & GroupRefs) | undefined;
       const name = object?.metadata.name ?? object?.metadata.generateName ?? "";
       if (a.resource === "pods") {
         const group = object?.spec?.workloadRef?.podGroupName ?? "";
-        if (group === "" || reader.get(podGroups, a.namespace, group) !== undefined) return admit;
+        if (group === "") return admit;
+        // Not in the cache yet: look it up live before refusing (it may be a moment old).
+        const found =
+          reader.get(podGroups, a.namespace, group) ??
+          (await reader.getFresh(podGroups, a.namespace, group));
+        if (found !== undefined) return admit;
         return {
           allowed: false,
           error: forbidden(
@@ -44,7 +49,8 @@ export function newGangAdmission(reader: ObjectReader): AdmissionPlugin {
       }
       const workloadName = object?.spec?.workloadRef?.name ?? "";
       const template = object?.spec?.podGroupTemplateName ?? "";
-      const workload = reader.get(workloads, a.namespace, workloadName) as
+      const workload = (reader.get(workloads, a.namespace, workloadName) ??
+        (await reader.getFresh(workloads, a.namespace, workloadName))) as
         | (KubeObject & { spec?: { podGroupTemplates?: { name?: string }[] } })
         | undefined;
       let problem: string | undefined;

@@ -14,7 +14,7 @@ export function newNamespaceLifecycle(reader: ObjectReader): AdmissionPlugin {
     handles: (a) =>
       a.operation === "CREATE" ||
       (a.operation === "DELETE" && a.resource === "namespaces" && a.group === ""),
-    validate(a) {
+    async validate(a) {
       if (a.operation === "DELETE") {
         if (immortal.has(a.name)) {
           return {
@@ -29,7 +29,10 @@ export function newNamespaceLifecycle(reader: ObjectReader): AdmissionPlugin {
         return admit;
       }
       if (a.namespace === "" || (a.group === "" && a.resource === "namespaces")) return admit;
-      const ns = reader.get("namespaces", "", a.namespace);
+      // As upstream: a namespace the cache has not seen yet is looked up live before refusing.
+      const ns =
+        reader.get("namespaces", "", a.namespace) ??
+        (await reader.getFresh("namespaces", "", a.namespace));
       if (ns === undefined) {
         return {
           allowed: false,

@@ -12,7 +12,7 @@ export function newPriority(reader: ObjectReader): AdmissionPlugin {
     name: "Priority",
     handles: (a) =>
       a.operation === "CREATE" && a.group === "" && a.resource === "pods" && a.subresource === "",
-    mutate(a) {
+    async mutate(a) {
       const pod = a.object as KubeObject;
       const spec = (pod["spec"] ?? {}) as {
         priorityClassName?: string;
@@ -28,7 +28,8 @@ export function newPriority(reader: ObjectReader): AdmissionPlugin {
         }
         spec.priorityClassName = (cls["metadata"] as { name: string }).name;
       } else {
-        cls = reader.get(segment, "", spec.priorityClassName ?? "");
+        const name = spec.priorityClassName ?? "";
+        cls = reader.get(segment, "", name) ?? (await reader.getFresh(segment, "", name));
         if (cls === undefined) {
           return {
             allowed: false,

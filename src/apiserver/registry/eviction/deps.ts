@@ -1,42 +1,57 @@
-/** Builds the eviction decision's reads over the registry's stores and storage. */
-import type {
-  KubeObject,
-  Pod,
-  PodDisruptionBudget,
-  PodGroup,
-  Workload,
+/**
+ * Builds the eviction decision's reads over the registry's stores and the API server's watch
+ * cache. Every read first waits until the cache holds all that storage has acknowledged, so it
+ * is as consistent as a storage read (upstream LISTs budgets through a loopback client, served
+ * from its watch cache with a consistent read since 1.31).
+ */
+import {
+  type KubeObject,
+  type Pod,
+  type PodDisruptionBudget,
+  type PodGroup,
+  type Workload,
+  workloadRefKey,
 } from "../../../api/index.ts";
-import type { Storage } from "../../../storage/index.ts";
 import type { Clock } from "../../../util/index.ts";
-import { fromStored } from "../generic/object-meta.ts";
+import type { CachedObject, CacheIndexFunc, WatchCache } from "../../watch-cache/index.ts";
 import type { Store } from "../generic/store.ts";
-import { prefixOf } from "../generic/strategy.ts";
+import { keyOf, segmentOf } from "../generic/strategy.ts";
 import type { ResourceRegistry } from "../resource-registry.ts";
 import type { EvictionDeps } from "./eviction.ts";
 import type { GroupSnapshot } from "./groups.ts";
+import { type EvictionMetrics, noEvictionMetrics } from "./metrics.ts";
+
+/** Index of the pod cache: `namespace␀workloadRefKey` → the pods of that group reference. */
+export const podsByWorkloadRefIndex = "eviction.workloadRef";
+/** Index of the pod cache: namespace → its pods that have a workloadRef. */
+export const groupedPodsIndex = "eviction.grouped";
+
+function workloadRefOf(object: CachedObject): Pod["spec"]["workloadRef"] {
+  const spec = object.object["spec"];
+  if (typeof spec !== "object" || spec === null || Array.isArray(spec)) return undefined;
+  return (spec as unknown as Pod["spec"]).workloadRef;
+}
+
+/** The pod cache's indexes the eviction decision reads (WatchCacheOptions.indexes["pods"]). */
+export const evictionPodIndexes: Readonly<Record<string, CacheIndexFunc>> = Object.freeze({
+  [podsByWorkloadRefIndex]: (object: CachedObject): readonly string[] => {
+    const ref = workloadRefOf(object);
+    return ref === undefined ? [] : [`${object.namespace}\u0000${workloadRefKey(ref)}`];
+  },
+  [groupedPodsIndex]: (object: CachedObject): readonly string[] =>
+    workloadRefOf(object) === undefined ? [] : [object.namespace],
+});
 
 export interface EvictionDepsInput {
   readonly registry: ResourceRegistry;
-  readonly storage: Storage;
+  /** The API server's watch cache, made with `evictionPodIndexes` on `pods`. */
+  readonly cache: WatchCache;
   /** The storage root, ending in `/`. */
   readonly root: string;
   readonly clock: Clock;
   readonly pods: Store;
-}
-
-/**
- * Lists a namespace of `store`'s resource from storage (a consistent read, as upstream's
- * loopback LIST); an unserved resource lists nothing.
- */
-async function listFrom<T extends KubeObject>(
-  input: EvictionDepsInput,
-  store: Store | undefined,
-  namespace: string,
-): Promise<T[]> {
-  if (store === undefined) return [];
-  const prefix = prefixOf(input.root, store.entry.definition, namespace);
-  const { items } = await input.storage.list(prefix);
-  return items.map((item) => fromStored(item.value, item.revision) as T);
+  /** @default noEvictionMetrics */
+  readonly metrics?: EvictionMetrics;
 }
 
 export function newEvictionDeps(input: EvictionDepsInput): EvictionDeps {
@@ -46,26 +61,55 @@ export function newEvictionDeps(input: EvictionDepsInput): EvictionDeps {
   }
   const workloads = input.registry.lookup("scheduling.k8s.io", "v1alpha1", "workloads");
   const podGroups = input.registry.lookup("scheduling.k8s.io", "v1alpha1", "podgroups");
+  const { cache, root } = input;
+  const podCache = cache.resource(segmentOf(input.pods.entry.definition));
+
+  /** One object of `store`'s resource from the cache; an unserved resource has none. */
+  const getFrom = <T extends KubeObject>(
+    store: Store | undefined,
+    namespace: string,
+    name: string,
+  ): T | undefined => {
+    if (store === undefined) return undefined;
+    const definition = store.entry.definition;
+    const key = keyOf(root, definition, namespace, name);
+    return cache.resource(segmentOf(definition)).get(key)?.object as T | undefined;
+  };
+  const listFrom = <T extends KubeObject>(store: Store | undefined, namespace: string): T[] => {
+    if (store === undefined) return [];
+    const resource = cache.resource(segmentOf(store.entry.definition));
+    return [...resource.list(namespace)].map((c) => c.object as unknown as T);
+  };
+
   return {
     pods: input.pods,
     budgets,
     clock: input.clock,
-    listBudgets: (namespace) => listFrom<PodDisruptionBudget>(input, budgets, namespace),
+    metrics: input.metrics ?? noEvictionMetrics,
+    async listBudgets(namespace) {
+      await cache.waitUntilFresh();
+      return listFrom<PodDisruptionBudget>(budgets, namespace);
+    },
     async groupSnapshot(namespace): Promise<GroupSnapshot> {
-      const [pods, workloadList, groupList] = await Promise.all([
-        listFrom<Pod>(input, input.pods, namespace),
-        listFrom<Workload>(input, workloads, namespace),
-        listFrom<PodGroup>(input, podGroups, namespace),
-      ]);
-      const workloadByName = new Map(workloadList.map((w) => [w.metadata.name ?? "", w]));
-      const groupByName = new Map(groupList.map((g) => [g.metadata.name ?? "", g]));
+      await cache.waitUntilFresh();
       return {
-        pods,
+        mates(pod) {
+          const ref = pod.spec?.workloadRef;
+          if (ref === undefined) return [];
+          return podCache
+            .byIndex(podsByWorkloadRefIndex, `${namespace}\u0000${workloadRefKey(ref)}`)
+            .map((c) => c.object as unknown as Pod);
+        },
+        someGrouped(selected) {
+          return podCache
+            .byIndex(groupedPodsIndex, namespace)
+            .some((c) => selected(c.object as unknown as Pod));
+        },
         source: {
-          workload: (name) => workloadByName.get(name),
-          podGroup: (name) => groupByName.get(name),
+          workload: (name) => getFrom<Workload>(workloads, namespace, name),
+          podGroup: (name) => getFrom<PodGroup>(podGroups, namespace, name),
           podGroupsOf: (workload, template) =>
-            groupList.filter(
+            listFrom<PodGroup>(podGroups, namespace).filter(
               (g) =>
                 g.spec.workloadRef.name === workload && g.spec.podGroupTemplateName === template,
             ),

@@ -29,6 +29,7 @@ import {
 import { type Clock, rfc3339 } from "../../../util/index.ts";
 import type { Store, WriteContext } from "../generic/store.ts";
 import { decideForGroups, type GroupSnapshot } from "./groups.ts";
+import type { EvictionBudgetScope, EvictionMetrics, EvictionResult } from "./metrics.ts";
 
 /** The message of every budget 429. */
 export const budgetViolationMessage =
@@ -37,9 +38,6 @@ export const budgetViolationMessage =
 export const maxDisruptedPodSize = 2000;
 /** Upstream's retry: 20 steps (its 500 ms pauses are not needed in-process). */
 const retrySteps = 20;
-
-/** How an eviction ended, for metrics. */
-export type EvictionResult = "evicted" | "denied" | "error";
 
 /** What the decision reads and writes. */
 export interface EvictionDeps {
@@ -50,6 +48,8 @@ export interface EvictionDeps {
   /** The namespace's pods, Workloads and PodGroups for group-scoped budgets. */
   groupSnapshot(namespace: string): Promise<GroupSnapshot>;
   readonly clock: Clock;
+  /** Where each eviction's result is counted. */
+  readonly metrics: EvictionMetrics;
 }
 
 export interface EvictionRequest {
@@ -153,8 +153,39 @@ export function selects(selector: LabelSelector | undefined, pod: Pod): boolean 
   }
 }
 
-/** Decides and carries out one eviction. Returns the Status to answer with, or throws ApiError. */
+/** A 429 that a budget decided (its cause is DisruptionBudget). */
+function isBudgetDenial(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    error.code === 429 &&
+    (error.details?.causes ?? []).some((c) => c.reason === "DisruptionBudget")
+  );
+}
+
+/**
+ * Decides and carries out one eviction. Returns the Status to answer with, or throws ApiError.
+ * Counts the result in `deps.metrics`.
+ */
 export async function evictPod(deps: EvictionDeps, request: EvictionRequest): Promise<Status> {
+  const seen: { scope: EvictionBudgetScope } = { scope: "none" };
+  let result: EvictionResult = "error";
+  try {
+    const status = await decideAndEvict(deps, request, seen);
+    if (status.status === "Success") result = "evicted";
+    return status;
+  } catch (error: unknown) {
+    if (isBudgetDenial(error)) result = "denied";
+    throw error;
+  } finally {
+    deps.metrics.observe(result, seen.scope);
+  }
+}
+
+async function decideAndEvict(
+  deps: EvictionDeps,
+  request: EvictionRequest,
+  seen: { scope: EvictionBudgetScope },
+): Promise<Status> {
   const { namespace, name } = request;
   const userRv = request.options.preconditions?.resourceVersion;
   const retryConflicts = userRv === undefined;
@@ -188,7 +219,8 @@ export async function evictPod(deps: EvictionDeps, request: EvictionRequest): Pr
   const pdbName = pdb.metadata.name ?? "";
   let guard = false;
   const dryRun = (request.options.dryRun?.length ?? 0) > 0;
-  if (effectiveBudgetScope(pdb.spec) === "PodGroup") {
+  seen.scope = effectiveBudgetScope(pdb.spec);
+  if (seen.scope === "PodGroup") {
     guard = await spendForGroups(deps, request, pod, pdb, dryRun);
   } else {
     if (!isPodReady(pod)) {

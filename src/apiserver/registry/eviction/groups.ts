@@ -6,7 +6,6 @@
  */
 import {
   ApiError,
-  countPodGroups,
   isPodHealthyForGroup,
   type LabelSelector,
   matchesLabels,
@@ -15,11 +14,18 @@ import {
   type PodGroupSource,
   podGroupMembership,
   selectorFromLabelSelector,
+  tallyPodGroups,
 } from "../../../api/index.ts";
 
-/** What a group-scoped decision reads: the namespace's pods and group objects. */
+/**
+ * What a group-scoped decision reads, as of one moment: the pod's group mates and the group
+ * objects, without listing the namespace's pods.
+ */
 export interface GroupSnapshot {
-  readonly pods: readonly Pod[];
+  /** The namespace's pods whose workloadRef equals `pod`'s (the pod itself among them). */
+  mates(pod: Pod): readonly Pod[];
+  /** Whether some pod of the namespace has a workloadRef and satisfies `selected`. */
+  someGrouped(selected: (pod: Pod) => boolean): boolean;
   readonly source: PodGroupSource;
 }
 
@@ -38,18 +44,22 @@ export type GroupDecision =
 /** How long an entry of `disruptedPods` counts (the controller's DeletionTimeout). */
 const deletionTimeoutMs = 2 * 60 * 1000;
 
-function selected(selector: LabelSelector | undefined, pods: readonly Pod[]): Pod[] {
+/** The selector as a predicate: null selects nothing, `{}` everything, invalid nothing. */
+function selectorPredicate(selector: LabelSelector | undefined): (pod: Pod) => boolean {
   let expr: ReturnType<typeof selectorFromLabelSelector>;
   try {
     expr = selectorFromLabelSelector(selector);
   } catch (error: unknown) {
-    // An invalid selector selects nothing, as everywhere else.
-    if (error instanceof ApiError) return [];
+    if (error instanceof ApiError) return () => false;
     throw error;
   }
-  return pods.filter((p) => matchesLabels(expr, p.metadata.labels ?? {}));
+  return (pod) => matchesLabels(expr, pod.metadata.labels ?? {});
 }
 
+/**
+ * Decides an eviction of `pod` under the group-scoped `pdb`. Reads only the pod's own group
+ * (its mates in `snapshot`), so the cost does not grow with the budget's other groups.
+ */
 export function decideForGroups(
   pdb: PodDisruptionBudget,
   pod: Pod,
@@ -60,26 +70,20 @@ export function decideForGroups(
   for (const [name, time] of Object.entries(pdb.status?.disruptedPods ?? {})) {
     if (Date.parse(time) + deletionTimeoutMs > now.getTime()) disrupted[name] = time;
   }
-  const pods = selected(pdb.spec.selector, snapshot.pods);
-  if (pods.every((p) => p.spec?.workloadRef === undefined)) return { kind: "perPod" };
-  // Only the pod's own group matters: count the pods that share its workloadRef.
+  const selected = selectorPredicate(pdb.spec.selector);
   const ref = pod.spec?.workloadRef;
-  const mates = pods.filter((p) => {
-    const other = p.spec?.workloadRef;
-    if (ref === undefined || other === undefined)
-      return p === pod || p.metadata.name === pod.metadata.name;
-    return (
-      other.name === ref.name &&
-      other.podGroupName === ref.podGroupName &&
-      other.podGroup === ref.podGroup &&
-      other.podGroupReplicaKey === ref.podGroupReplicaKey
-    );
-  });
-  const counts = countPodGroups(mates, snapshot.source, disrupted);
+  if (ref === undefined && !snapshot.someGrouped(selected)) return { kind: "perPod" };
   const membership = podGroupMembership(pod, snapshot.source);
   if (membership.kind === "missing") return { kind: "missing", message: membership.message };
-  const key = counts.groupOfPod.get(pod.metadata.name ?? "");
-  const group = key === undefined ? undefined : counts.groups.get(key);
+  // Only the pod's own group matters: a pod without a workloadRef is a group of its own.
+  const mates =
+    ref === undefined
+      ? [pod]
+      : snapshot.mates(pod).filter((p) => p.metadata.name !== pod.metadata.name && selected(p));
+  if (ref !== undefined) mates.push(pod);
+  const tally = tallyPodGroups(mates, snapshot.source, disrupted);
+  const key = tally.groupOfPod.get(pod.metadata.name ?? "");
+  const group = key === undefined ? undefined : tally.groups.get(key);
   if (group !== undefined && group.healthyPods >= group.minCount) {
     if (!isPodHealthyForGroup(pod, disrupted)) return { kind: "free" };
     return group.healthyPods - 1 >= group.minCount ? { kind: "free" } : { kind: "spend" };

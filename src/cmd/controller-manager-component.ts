@@ -1,0 +1,65 @@
+import type { Registry } from "prom-client";
+import { type Client, newInformerFactory } from "../client/index.ts";
+import {
+  type ControllerManagerOptions,
+  newControllerManager,
+  newDisruptionMetrics,
+} from "../controllers/index.ts";
+import type { ControllerManagerSettings } from "../kubelet/index.ts";
+import { type Logger, systemClock, systemRandom } from "../util/index.ts";
+import { settleAll } from "./settle-all.ts";
+
+export interface ControllerManagerComponentOptions {
+  /** The cluster config's `controllerManager:` settings. */
+  readonly settings: ControllerManagerSettings;
+  /** Where the disruption controller's metrics go. @default none */
+  readonly metricsRegistry?: Registry;
+}
+
+/**
+ * Runs every controller of the controller manager and their informers on `client`, as
+ * `gantry up` and `gantry controller-manager` both do. Settles once all stopped after `signal`
+ * aborted; rejects with the first failure.
+ */
+export function runControllerManagerComponent(
+  client: Client,
+  options: ControllerManagerComponentOptions,
+  logger: Logger,
+  signal: AbortSignal,
+): Promise<void> {
+  const informers = newInformerFactory(client, { clock: systemClock });
+  const manager = newControllerManager(
+    {
+      client,
+      informers,
+      clock: systemClock,
+      random: systemRandom,
+      logger: logger.with({ component: "controller-manager" }),
+    },
+    {
+      ...controllerManagerOptions(options.settings),
+      ...(options.metricsRegistry === undefined
+        ? {}
+        : { disruptionMetrics: newDisruptionMetrics(options.metricsRegistry) }),
+    },
+  );
+  return settleAll([manager.start(signal), informers.start(signal)]);
+}
+
+/** The cluster config's `controllerManager:` settings as the controllers' options. */
+export function controllerManagerOptions(
+  settings: ControllerManagerSettings,
+): ControllerManagerOptions {
+  return {
+    nodeLifecycle: {
+      nodeMonitorPeriodMs: settings.nodeMonitorPeriodMs,
+      nodeMonitorGracePeriodMs: settings.nodeMonitorGracePeriodMs,
+      nodeStartupGracePeriodMs: settings.nodeStartupGracePeriodMs,
+      evictionQps: settings.nodeEvictionRate,
+      secondaryEvictionQps: settings.secondaryNodeEvictionRate,
+      largeClusterThreshold: settings.largeClusterSizeThreshold,
+      unhealthyZoneThreshold: settings.unhealthyZoneThreshold,
+    },
+    podGc: { terminatedPodThreshold: settings.terminatedPodGcThreshold },
+  };
+}

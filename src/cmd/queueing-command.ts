@@ -1,0 +1,85 @@
+/**
+ * `gantry queueing --kubeconfig F`: Kueue's plain-pod queueing controllers as their own process,
+ * as Kueue's manager runs: it acts only while it holds the `kueue-system/c1f6bfd2.kueue.x-k8s.io`
+ * Lease (unless `--leader-elect=false`). The pod webhook runs in the API server
+ * (`gantry apiserver`), which reads the same `queueing:` section.
+ */
+import { parseArgs } from "node:util";
+import { type Client, isAlreadyExists, namespacesResource } from "../client/index.ts";
+import { parseQueueingConfig, queueingSystemNamespace } from "../queueing/index.ts";
+import { readClusterConfig } from "./cluster-config-file.ts";
+import { type CommandIo, componentFlagsUsage } from "./component-command.ts";
+import { electedFlags, runElectedCommand } from "./elected-command.ts";
+import { leaderElectionUsage, normalizeBoolFlags } from "./leader-election-flags.ts";
+import { runQueueingComponent } from "./queueing-component.ts";
+import { parsingArgs, UsageError } from "./usage-error.ts";
+
+/** Kueue's `leaderElection.resourceName`. */
+export const queueingLeaseName = "c1f6bfd2.kueue.x-k8s.io";
+
+export const queueingUsage = `Usage: gantry queueing --kubeconfig FILE [options]
+
+Run Kueue's plain-pod queueing controllers against an API server.
+
+${componentFlagsUsage}  --config FILE        A cluster config whose queueing: section says which pods are
+                       managed (see examples/cluster.yaml); give gantry apiserver the
+                       same file, its pod webhook reads the same section
+
+${leaderElectionUsage(queueingLeaseName, queueingSystemNamespace)}`;
+
+/** Runs until `signal` aborts (exit code 0) or the lease is lost (1). */
+export async function runQueueingCommand(
+  argv: readonly string[],
+  io: CommandIo,
+  signal: AbortSignal,
+): Promise<number> {
+  const { values } = parsingArgs(() =>
+    parseArgs({
+      args: normalizeBoolFlags(argv),
+      options: { ...electedFlags, config: { type: "string" } },
+    }),
+  );
+  if (values.help) {
+    io.out(queueingUsage);
+    return 0;
+  }
+  let config: ReturnType<typeof parseQueueingConfig>;
+  try {
+    config = parseQueueingConfig(
+      values.config === undefined ? undefined : readClusterConfig(values.config).queueing,
+    );
+  } catch (error: unknown) {
+    if (error instanceof TypeError) throw new UsageError(`${values.config}: ${error.message}`);
+    throw error;
+  }
+  if (!config.enabled) {
+    throw new UsageError(
+      `Cannot run the queueing component: ${values.config} sets queueing.enabled: false`,
+    );
+  }
+  return runElectedCommand(
+    {
+      command: "queueing",
+      component: "kueue-controller-manager",
+      lease: { name: queueingLeaseName, namespace: queueingSystemNamespace },
+      prepare: ensureNamespace,
+      work: (client, logger, leading) => runQueueingComponent(client, { config }, logger, leading),
+    },
+    values,
+    io,
+    signal,
+  );
+}
+
+/** Kueue's manifests create its namespace; the lease lives there. */
+async function ensureNamespace(client: Client, name: string): Promise<void> {
+  try {
+    await client.create(namespacesResource, {
+      apiVersion: "v1",
+      kind: "Namespace",
+      metadata: { name },
+    });
+  } catch (error: unknown) {
+    if (!isAlreadyExists(error)) throw error;
+  }
+}

@@ -1,0 +1,41 @@
+import { type Client, newEventBroadcaster, newInformerFactory } from "../client/index.ts";
+import { newQueueing, type QueueingConfig, type QueueingMetrics } from "../queueing/index.ts";
+import { type Logger, systemClock } from "../util/index.ts";
+import { settleAll } from "./settle-all.ts";
+
+export interface QueueingComponentOptions {
+  readonly config: QueueingConfig;
+  /** Kueue's metrics, on the registry the API server serves. @default none */
+  readonly metrics?: QueueingMetrics;
+}
+
+/**
+ * Runs Kueue's plain-pod queueing controllers and their informers on `client`, as `gantry up`
+ * and `gantry queueing` both do (the pod webhook runs in the API server). Settles once all
+ * stopped after `signal` aborted and the queued events were written.
+ */
+export function runQueueingComponent(
+  client: Client,
+  options: QueueingComponentOptions,
+  logger: Logger,
+  signal: AbortSignal,
+): Promise<void> {
+  const informers = newInformerFactory(client, { clock: systemClock });
+  const events = newEventBroadcaster({ client, clock: systemClock, logger });
+  const queueing = newQueueing(
+    {
+      client,
+      informers,
+      clock: systemClock,
+      logger: logger.with({ component: "queueing" }),
+      podEvents: events.recorder({ component: "kueue-job-controller" }),
+      workloadEvents: events.recorder({ component: "kueue-admission" }),
+      ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+    },
+    options.config,
+  );
+  return settleAll([
+    queueing.start(signal).finally(() => events.shutdown()),
+    informers.start(signal),
+  ]);
+}

@@ -1,0 +1,37 @@
+import type { Registry } from "prom-client";
+import { type Client, newInformerFactory } from "../client/index.ts";
+import { defaultProfile, inTreeRegistry, newScheduler } from "../scheduler/index.ts";
+import { type Logger, systemClock, systemRandom } from "../util/index.ts";
+import { settleAll } from "./settle-all.ts";
+
+export interface SchedulerComponentOptions {
+  /** Where the scheduler's metrics go (the API server's `/metrics` registry). @default none */
+  readonly metricsRegistry?: Registry;
+}
+
+/**
+ * Runs the default scheduler (one profile, the in-tree plugins) and its informers on `client`,
+ * as `gantry up` and `gantry scheduler` both do. Settles once both stopped after `signal`
+ * aborted; rejects with the first failure.
+ */
+export function runSchedulerComponent(
+  client: Client,
+  options: SchedulerComponentOptions,
+  logger: Logger,
+  signal: AbortSignal,
+): Promise<void> {
+  const informers = newInformerFactory(client);
+  const scheduler = newScheduler(
+    {
+      client,
+      informers,
+      clock: systemClock,
+      random: systemRandom,
+      logger: logger.with({ component: "scheduler" }),
+      registry: inTreeRegistry(),
+      profiles: [defaultProfile()],
+    },
+    options.metricsRegistry === undefined ? {} : { metricsRegistry: options.metricsRegistry },
+  );
+  return settleAll([scheduler.start(signal), informers.start(signal)]);
+}
