@@ -2,13 +2,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { stringify } from "yaml";
 import type { Pod, PodDisruptionBudget } from "../../api/index.ts";
-import {
-  eventually,
-  type GantryProcess,
-  type KubectlResult,
-  kubectl,
-  startGantry,
-} from "../../testing/index.ts";
+import { eventually, type GantryProcess, startGantry } from "../../testing/index.ts";
+import { cliFor } from "../../testing/kubectl-scenarios.ts";
 
 // `kubectl drain` against the real `gantry up` (scheduler, controllers with the disruption
 // controller, emulated kubelets) with a PodDisruptionBudget in the way, then out of the way.
@@ -19,15 +14,7 @@ const node = "node-0";
 
 describe("kubectl drain with a PodDisruptionBudget", { concurrency: 1 }, () => {
   let gantry: GantryProcess;
-  const run = (args: readonly string[], input?: string): Promise<KubectlResult> =>
-    kubectl(gantry, version, args, input === undefined ? {} : { input });
-  const ok = async (args: readonly string[], input?: string): Promise<string> => {
-    const result = await run(args, input);
-    assert.equal(result.code, 0, `kubectl ${args.join(" ")}:\n${result.stderr}${result.stdout}`);
-    return result.stdout;
-  };
-  const get = async <T>(args: readonly string[]): Promise<T> =>
-    JSON.parse(await ok(["get", ...args, "-o", "json"])) as T;
+  const { run, ok, get } = cliFor(() => gantry, version);
 
   before(async () => {
     gantry = await startGantry({ storage: "memory" });

@@ -1,14 +1,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { stringify } from "yaml";
 import type { Pod, PodDisruptionBudget } from "../../api/index.ts";
 import {
   eventually,
   type GantryProcess,
   type KubectlResult,
-  kubectl,
   startGantry,
 } from "../../testing/index.ts";
+import { cliFor } from "../../testing/kubectl-scenarios.ts";
 
 // Group-aware budgets (usePodGroups / budgetScope: PodGroup) driven by the real kubectl drain.
 // Pods are pre-bound with spec.nodeName, so gang scheduling plays no part.
@@ -21,17 +20,7 @@ interface List<T> {
 
 describe("kubectl drain with group-aware PodDisruptionBudgets", { concurrency: 1 }, () => {
   let gantry: GantryProcess;
-  const run = (args: readonly string[], input?: string): Promise<KubectlResult> =>
-    kubectl(gantry, version, args, input === undefined ? {} : { input });
-  const ok = async (args: readonly string[], input?: string): Promise<string> => {
-    const result = await run(args, input);
-    assert.equal(result.code, 0, `kubectl ${args.join(" ")}:\n${result.stderr}${result.stdout}`);
-    return result.stdout;
-  };
-  const get = async <T>(args: readonly string[]): Promise<T> =>
-    JSON.parse(await ok(["get", ...args, "-o", "json"])) as T;
-  const apply = (objects: readonly object[]): Promise<string> =>
-    ok(["apply", "-f", "-"], objects.map((o) => `---\n${stringify(o)}`).join(""));
+  const { run, ok, get, apply } = cliFor(() => gantry, version);
   const drain = (node: string, timeout: string): Promise<KubectlResult> =>
     run([
       "drain",

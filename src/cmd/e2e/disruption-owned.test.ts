@@ -2,15 +2,14 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { stringify } from "yaml";
 import type { Pod, PodDisruptionBudget } from "../../api/index.ts";
 import {
   eventually,
   type GantryProcess,
   type KubectlResult,
-  kubectl,
   startGantry,
 } from "../../testing/index.ts";
+import { cliFor } from "../../testing/kubectl-scenarios.ts";
 
 // Disruption budgets over controller-owned pod groups, with the real `gantry up` (scheduler,
 // gang scheduling, StatefulSet and LeaderWorkerSet controllers, emulated kubelets), the real
@@ -25,17 +24,7 @@ interface List<T> {
 
 describe("disruption budgets over controller-owned pod groups", { concurrency: 1 }, () => {
   let gantry: GantryProcess;
-  const run = (args: readonly string[], input?: string): Promise<KubectlResult> =>
-    kubectl(gantry, version, args, input === undefined ? {} : { input });
-  const ok = async (args: readonly string[], input?: string): Promise<string> => {
-    const result = await run(args, input);
-    assert.equal(result.code, 0, `kubectl ${args.join(" ")}:\n${result.stderr}${result.stdout}`);
-    return result.stdout;
-  };
-  const get = async <T>(args: readonly string[]): Promise<T> =>
-    JSON.parse(await ok(["get", ...args, "-o", "json"])) as T;
-  const apply = (objects: readonly object[]): Promise<string> =>
-    ok(["apply", "-f", "-"], objects.map((o) => `---\n${stringify(o)}`).join(""));
+  const { run, ok, get, apply } = cliFor(() => gantry, version);
   const drain = (node: string, timeout: string): Promise<KubectlResult> =>
     run(["drain", node, "--ignore-daemonsets", "--force", `--timeout=${timeout}`]);
 
