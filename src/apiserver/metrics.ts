@@ -21,6 +21,42 @@ interface RequestLabels {
   readonly code: string;
 }
 
+/** The HTTP verbs upstream's installer registers routes with, by request-info verb. */
+const routeVerbs: Readonly<Record<string, string>> = {
+  create: "POST",
+  update: "PUT",
+  patch: "PATCH",
+  get: "GET",
+  list: "LIST",
+  watch: "WATCH",
+  delete: "DELETE",
+  deletecollection: "DELETECOLLECTION",
+};
+
+/** Subresources upstream reports as CONNECT (its `validConnectRequests`). */
+const connectSubresources = new Set(["attach", "exec", "log", "portforward", "proxy"]);
+
+/**
+ * The `verb` label of a request, as upstream's `CleanVerb` reports it: the route's HTTP verb
+ * (`POST` for a create, `PUT` for an update, `LIST` and `WATCH` apart from `GET`), `APPLY` for a
+ * server-side apply patch, `CONNECT` for proxy, exec, attach, port-forward and log; a
+ * non-resource request keeps its method.
+ */
+export function reportedVerb(
+  verb: string,
+  subresource: string,
+  contentType: string | undefined,
+): string {
+  if (connectSubresources.has(subresource)) return "CONNECT";
+  if (
+    verb === "patch" &&
+    (contentType ?? "").split(";")[0]?.trim() === "application/apply-patch+yaml"
+  ) {
+    return "APPLY";
+  }
+  return routeVerbs[verb] ?? verb.toUpperCase();
+}
+
 /** What the metrics read at scrape time. */
 export interface ApiServerMetricsSources {
   /** Requests holding an in-flight seat now, per kind. */
@@ -84,15 +120,15 @@ export function newApiServerMetrics(
       const key = `${series}\u0000${code}`;
       let entry = counts.get(key);
       if (entry === undefined) {
-        const labels = { verb: verb.toUpperCase(), resource, subresource, code: String(code) };
+        const labels = { verb, resource, subresource, code: String(code) };
         entry = { labels, pending: 0 };
         counts.set(key, entry);
       }
       entry.pending++;
-      if (verb === "watch") return;
+      if (verb === "WATCH") return;
       let observe = observers.get(series);
       if (observe === undefined) {
-        observe = durations.labels({ verb: verb.toUpperCase(), resource, subresource }).observe;
+        observe = durations.labels({ verb, resource, subresource }).observe;
         observers.set(series, observe);
       }
       observe(seconds);

@@ -48,7 +48,7 @@ import {
   maxInFlightMessage,
   maxInFlightRetryAfterSeconds,
 } from "./max-in-flight.ts";
-import type { ApiServerMetrics } from "./metrics.ts";
+import { type ApiServerMetrics, reportedVerb } from "./metrics.ts";
 import { OpenApiDocuments } from "./openapi/openapi.ts";
 import { handleReview, reviewResources } from "./registry/reviews.ts";
 
@@ -214,7 +214,11 @@ function recordRequest(
   const seconds = Number(process.hrtime.bigint() - exchange.started) / 1e9;
   const resource = info.kind === "resource" ? info.resource : "";
   const subresource = info.kind === "resource" ? info.subresource : "";
-  deps.metrics.observeRequest(info.verb, resource, subresource, res.statusCode, seconds);
+  const verb =
+    info.kind === "resource"
+      ? reportedVerb(info.verb, subresource, req.headers["content-type"])
+      : (req.method ?? "GET");
+  deps.metrics.observeRequest(verb, resource, subresource, res.statusCode, seconds);
   httpLog.info("HTTP", {
     verb: info.verb,
     uri: req.url,

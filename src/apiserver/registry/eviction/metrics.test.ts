@@ -173,8 +173,8 @@ for (const c of cases) {
   test(`EvictionMetrics.observe: ${c.name}`, async () => {
     const ns = await namespace();
     await c.setUp(ns);
-    // Upstream counts evictions only here; the verb label is left out of the match.
-    const request = `resource="pods",subresource="eviction",code="${c.want.code}"}`;
+    // Upstream counts evictions only here, as POSTs to the eviction subresource.
+    const request = `verb="POST",resource="pods",subresource="eviction",code="${c.want.code}"}`;
     const read = async () => ({
       evictions: await scrape("apiserver_pod_evictions_total", c.want.series),
       requests: await scrape("apiserver_request_total", request),
