@@ -3,7 +3,7 @@
  * (component-base's `LeaderElectionConfiguration`), with upstream's defaults.
  */
 import { type LeaderElectionConfig, validateLeaderElectionConfig } from "../client/index.ts";
-import { parseGoDuration } from "./duration.ts";
+import { parseDuration } from "../util/index.ts";
 import { UsageError } from "./usage-error.ts";
 
 /** The flags for node's `parseArgs`; every value is a string (`--leader-elect=false` too). */
@@ -95,7 +95,7 @@ function duration(
   fallback: string,
 ): number {
   const text = values[flag] ?? fallback;
-  const ms = parseGoDuration(text);
+  const ms = parseDuration(text);
   if (ms === undefined || ms <= 0) {
     throw new UsageError(
       `Cannot use --${flag} "${text}": give a positive Go duration such as 15s, 1m30s or 500ms`,

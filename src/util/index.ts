@@ -1,4 +1,5 @@
 export { type Clock, rfc3339, rfc3339Micro, systemClock } from "./clock.ts";
+export { formatDuration, parseDuration } from "./duration.ts";
 export { Fifo } from "./fifo.ts";
 export {
   discardLogger,

@@ -5,7 +5,7 @@
  * `KubeControllerManagerConfiguration`; durations are Go duration strings in the file and
  * milliseconds here.
  */
-import { formatDuration } from "../internal/duration.ts";
+import { formatDuration } from "../../util/index.ts";
 import {
   checkKeys,
   childPath,

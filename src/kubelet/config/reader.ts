@@ -2,8 +2,7 @@
  * Typed reads from a decoded YAML tree that collect problems instead of throwing, so one pass
  * reports every mistake in a cluster config with its field path and a fix.
  */
-import { isPlainObject, type JsonObject } from "../../util/index.ts";
-import { parseDuration } from "../internal/duration.ts";
+import { isPlainObject, type JsonObject, parseDuration } from "../../util/index.ts";
 
 /** Problems found so far, each `"<path>: <what is wrong>; <what to do>"`. */
 export class Problems {

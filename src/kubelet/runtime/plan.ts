@@ -4,7 +4,7 @@
  */
 import type { Container, Pod } from "../../api/index.ts";
 import type { DeepReadonly } from "../../util/index.ts";
-import { parseDuration } from "../internal/duration.ts";
+import { parseDuration } from "../../util/index.ts";
 
 /** How long app containers run before exiting (`30s`); unset: until the pod is deleted. */
 export const runForAnnotation = "gantry.dev/run-for";

@@ -11,8 +11,7 @@ import {
   type PodStatus,
   qosClassOf,
 } from "../../api/index.ts";
-import { type DeepReadonly, rfc3339 } from "../../util/index.ts";
-import { formatDuration } from "../internal/duration.ts";
+import { type DeepReadonly, formatDuration, rfc3339 } from "../../util/index.ts";
 import { containerIdOf, imageIdOf, normalizeImage } from "./image.ts";
 import { getPhase, hasAnyRegularContainerStarted } from "./phase.ts";
 import type { ContainerRecord, PodRecord, Terminated } from "./pod-record.ts";

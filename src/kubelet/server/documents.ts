@@ -4,7 +4,7 @@
  */
 import type { Pod } from "../../api/index.ts";
 import type { DeepReadonly } from "../../util/index.ts";
-import { formatDuration } from "../internal/duration.ts";
+import { formatDuration } from "../../util/index.ts";
 import { type MachineInfo, machineInfoDocument } from "../machine/machine-info.ts";
 import { type EmulatedNode, memoryBytesOf } from "../node/emulated-node.ts";
 
