@@ -1,3 +1,4 @@
+import { utf8ByteLength } from "../../util/index.ts";
 import {
   type FieldErrorList,
   forbiddenField,
@@ -154,7 +155,7 @@ export function validateAnnotations(
   let size = 0;
   for (const [key, value] of Object.entries(annotations ?? {})) {
     for (const msg of isQualifiedName(key.toLowerCase())) errs.push(invalid(path, key, msg));
-    size += Buffer.byteLength(key) + Buffer.byteLength(value);
+    size += utf8ByteLength(key) + utf8ByteLength(value);
   }
   if (size > totalAnnotationSizeLimitBytes) errs.push(tooLong(path, totalAnnotationSizeLimitBytes));
   return errs;

@@ -1,4 +1,5 @@
 /** The ConfigMap kind. */
+import { base64DecodedLength, utf8ByteLength } from "../../../util/index.ts";
 import { type FieldErrorList, forbiddenField, invalid, tooLong } from "../../meta/field-errors.ts";
 import { FieldPath } from "../../meta/field-path.ts";
 import type { KubeObject } from "../../meta/types.ts";
@@ -20,7 +21,7 @@ export const maxDataSize = 1024 * 1024;
 
 /** Decoded byte length of a base64 string. */
 export function base64Length(text: string): number {
-  return Buffer.from(text, "base64").length;
+  return base64DecodedLength(text);
 }
 
 /** `ValidateConfigMap`: keys, no key in both maps, total size ≤ 1 MiB. */
@@ -30,14 +31,14 @@ export function validateConfigMap(cm: ConfigMap): FieldErrorList {
   for (const [key, value] of Object.entries(cm.data ?? {})) {
     for (const msg of isConfigMapKey(key))
       errs.push(invalid(FieldPath.of("data").key(key), key, msg));
-    size += Buffer.byteLength(key) + Buffer.byteLength(value);
+    size += utf8ByteLength(key) + utf8ByteLength(value);
   }
   for (const [key, value] of Object.entries(cm.binaryData ?? {})) {
     const p = FieldPath.of("binaryData").key(key);
     for (const msg of isConfigMapKey(key)) errs.push(invalid(p, key, msg));
     if (cm.data?.[key] !== undefined)
       errs.push(invalid(p, key, "duplicate of key present in data"));
-    size += Buffer.byteLength(key) + base64Length(value);
+    size += utf8ByteLength(key) + base64Length(value);
   }
   if (size > maxDataSize) errs.push(tooLong(FieldPath.of(""), maxDataSize));
   return errs;

@@ -1,4 +1,5 @@
 /** The Secret kind. */
+import { utf8ToBase64 } from "../../../util/index.ts";
 import { type FieldErrorList, invalid, required, tooLong } from "../../meta/field-errors.ts";
 import { FieldPath } from "../../meta/field-path.ts";
 import type { KubeObject } from "../../meta/types.ts";
@@ -30,7 +31,7 @@ export function applySecretDefaults(secret: Secret): void {
   if (secret.stringData !== undefined) {
     secret.data ??= {};
     for (const [key, value] of Object.entries(secret.stringData)) {
-      secret.data[key] = Buffer.from(value, "utf8").toString("base64");
+      secret.data[key] = utf8ToBase64(value);
     }
     delete secret.stringData;
   }
