@@ -77,6 +77,14 @@ function countingSort(ids: readonly number[], free: Int32Array, most: number): n
   return sorted;
 }
 
+/** A reused buffer of free counts, grown as needed (orderings never nest). */
+let scratchBuffer = new Int32Array(256);
+
+function scratch(size: number): Int32Array {
+  if (scratchBuffer.length < size) scratchBuffer = new Int32Array(size * 2);
+  return scratchBuffer;
+}
+
 export class Accumulator {
   readonly topology: CpuTopology;
   /** Free CPUs of the request that the topology knows (upstream `details`). */
@@ -219,10 +227,8 @@ export class Accumulator {
     return keyed.map((k) => k.id);
   }
 
-  /** The distinct `attribute` ids of the free CPUs among `cpus` (any order). */
+  /** The distinct `attribute` ids of the free CPUs among `cpus`, in first-seen order. */
   #attributeOfFree(cpus: readonly number[], attribute: Attribute): number[] {
-    const domains = this.topology.domainsIn(cpus, attribute);
-    if (domains.contained) return domains.ids.filter((id) => this.freeIn(attribute, id) > 0);
     const of = this.#of[attribute];
     const ids: number[] = [];
     const seen = new Set<number>();
@@ -237,6 +243,59 @@ export class Accumulator {
     return ids;
   }
 
+  /**
+   * Appends to `out` the `attribute` domains with free CPUs among `cpus`, ordered as `sortIds`
+   * orders them. When `cpus` holds whole domains (the topology's own lists), their ids come
+   * ascending from the topology and a stable counting sort by free CPUs is the whole job, done
+   * on this attribute's arrays without a lookup per id or an intermediate array: every
+   * allocation orders all cores this way, twice.
+   */
+  #appendSorted(out: number[], cpus: readonly number[], attribute: Attribute): void {
+    const domains = this.topology.domainsIn(cpus, attribute);
+    const dense = this.#dense[attribute];
+    const byId = dense.byId;
+    if (!domains.contained || byId === undefined) {
+      for (const id of this.sortIds(this.#attributeOfFree(cpus, attribute), attribute)) {
+        out.push(id);
+      }
+      return;
+    }
+    const ids = domains.ids;
+    const counts = this.#freeIn[attribute];
+    const free = scratch(ids.length);
+    let most = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const n = byId[ids[i] as number] as number;
+      const count = n < 0 ? 0 : (counts[n] as number);
+      free[i] = count;
+      if (count > most) most = count;
+    }
+    if (most === 0) return;
+    if (most * ids.length > countingSortLimit) {
+      const kept = ids.filter((_, i) => (free[i] as number) > 0);
+      for (const id of this.sortIds(kept, attribute)) out.push(id);
+      return;
+    }
+    // One pass per free count, ascending: stable, so ties keep ascending ids. Counts are small
+    // (CPUs of one domain) and so are the lists (domains of one group): no sort is cheaper.
+    for (let count = 1; count <= most; count++) {
+      for (let i = 0; i < ids.length; i++) if (free[i] === count) out.push(ids[i] as number);
+    }
+  }
+
+  /** The `attribute` domains with free CPUs inside each of `groups` (of `groupAttribute`). */
+  #sortedWithin(
+    groups: readonly number[],
+    groupAttribute: Attribute,
+    attribute: Attribute,
+  ): number[] {
+    const out: number[] = [];
+    for (const group of groups) {
+      this.#appendSorted(out, this.topology.cpuListOf(groupAttribute, group), attribute);
+    }
+    return out;
+  }
+
   /** NUMA nodes / sockets with free CPUs. */
   freeNumaIds(): number[] {
     return this.#attributeOfFree(this.topology.cpuList, "numa");
@@ -246,35 +305,27 @@ export class Accumulator {
   }
 
   sortNumaNodes(): number[] {
-    const t = this.topology;
-    if (this.numaFirst) return this.sortIds(this.freeNumaIds(), "numa");
-    return this.sortSockets().flatMap((socket) =>
-      this.sortIds(this.#attributeOfFree(t.cpuListOfSocket(socket), "numa"), "numa"),
-    );
+    if (!this.numaFirst) return this.#sortedWithin(this.sortSockets(), "socket", "numa");
+    const out: number[] = [];
+    this.#appendSorted(out, this.topology.cpuList, "numa");
+    return out;
   }
 
   sortSockets(): number[] {
-    const t = this.topology;
-    if (!this.numaFirst) return this.sortIds(this.freeSocketIds(), "socket");
-    return this.sortNumaNodes().flatMap((numa) =>
-      this.sortIds(this.#attributeOfFree(t.cpuListOfNuma(numa), "socket"), "socket"),
-    );
+    if (this.numaFirst) return this.#sortedWithin(this.sortNumaNodes(), "numa", "socket");
+    const out: number[] = [];
+    this.#appendSorted(out, this.topology.cpuList, "socket");
+    return out;
   }
 
   sortCores(): number[] {
-    const t = this.topology;
-    const coresOf = (cpus: readonly number[]): number[] =>
-      this.sortIds(this.#attributeOfFree(cpus, "core"), "core");
-    if (this.numaFirst) return this.sortSockets().flatMap((s) => coresOf(t.cpuListOfSocket(s)));
-    return this.sortNumaNodes().flatMap((n) => coresOf(t.cpuListOfNuma(n)));
+    if (this.numaFirst) return this.#sortedWithin(this.sortSockets(), "socket", "core");
+    return this.#sortedWithin(this.sortNumaNodes(), "numa", "core");
   }
 
   /** Uncore caches NUMA node by NUMA node; an uncore's count covers the whole cache. */
   sortUncoreCaches(): number[] {
-    const t = this.topology;
-    return this.sortNumaNodes().flatMap((numa) =>
-      this.sortIds(this.#attributeOfFree(t.cpuListOfNuma(numa), "uncore"), "uncore"),
-    );
+    return this.#sortedWithin(this.sortNumaNodes(), "numa", "uncore");
   }
 
   /** Free CPUs core by core in `sortCores` order, ascending inside a core. */
