@@ -1,5 +1,5 @@
 import { totalAnnotationSizeLimitBytes } from "../../api/index.ts";
-import { isPlainObject, type Json } from "../../util/index.ts";
+import { deepCopy, isPlainObject, type Json } from "../../util/index.ts";
 import type { FieldSet } from "./field-set.ts";
 import { goJson } from "./path-element.ts";
 import { compareValues, toFieldSet } from "./typed.ts";
@@ -60,7 +60,7 @@ export function allowedConflictsFromLastApplied(
  * newline).
  */
 export function buildLastApplied(applied: Record<string, unknown>): string {
-  const copy = structuredClone(applied);
+  const copy = deepCopy(applied);
   const annotations = annotationsOf(copy);
   if (annotations !== undefined) delete annotations[lastAppliedAnnotation];
   return `${goJson(copy as Json)}\n`;

@@ -1,4 +1,4 @@
-import { isPlainObject } from "../../util/index.ts";
+import { deepCopy, isPlainObject } from "../../util/index.ts";
 import { FieldSet } from "./field-set.ts";
 import {
   type Path,
@@ -22,15 +22,15 @@ export function mergeValues(
   ref: TypeRef,
   resolver: TypeResolver,
 ): unknown {
-  if (rhs === undefined) return structuredClone(lhs);
-  if (lhs === undefined) return structuredClone(rhs);
+  if (rhs === undefined) return deepCopy(lhs);
+  if (lhs === undefined) return deepCopy(rhs);
   const atom = resolver.atom(ref, rhs);
-  if (atom.kind === "leaf" || atom.atomic) return structuredClone(rhs);
+  if (atom.kind === "leaf" || atom.atomic) return deepCopy(rhs);
   if (atom.kind === "list") {
     const l = lhs === null ? [] : lhs;
     const r = rhs === null ? [] : rhs;
-    if (!Array.isArray(l) || !Array.isArray(r)) return structuredClone(rhs);
-    if (l.length === 0 && r.length === 0) return structuredClone(rhs);
+    if (!Array.isArray(l) || !Array.isArray(r)) return deepCopy(rhs);
+    if (l.length === 0 && r.length === 0) return deepCopy(rhs);
     return mergeLists(
       l,
       r,
@@ -43,14 +43,14 @@ export function mergeValues(
   }
   const l = lhs === null ? {} : lhs;
   const r = rhs === null ? {} : rhs;
-  if (!isPlainObject(l) || !isPlainObject(r)) return structuredClone(rhs);
-  if (Object.keys(l).length === 0 && Object.keys(r).length === 0) return structuredClone(rhs);
+  if (!isPlainObject(l) || !isPlainObject(r)) return deepCopy(rhs);
+  if (Object.keys(l).length === 0 && Object.keys(r).length === 0) return deepCopy(rhs);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(l)) {
     const childRef = atom.fields.get(k) ?? atom.element ?? { kind: "untyped" };
-    out[k] = k in r ? mergeValues(v, r[k], childRef, resolver) : structuredClone(v);
+    out[k] = k in r ? mergeValues(v, r[k], childRef, resolver) : deepCopy(v);
   }
-  for (const [k, v] of Object.entries(r)) if (!(k in l)) out[k] = structuredClone(v);
+  for (const [k, v] of Object.entries(r)) if (!(k in l)) out[k] = deepCopy(v);
   return out;
 }
 

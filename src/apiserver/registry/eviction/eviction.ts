@@ -26,7 +26,7 @@ import {
   selectorFromLabelSelector,
   tooManyRequests,
 } from "../../../api/index.ts";
-import { type Clock, rfc3339 } from "../../../util/index.ts";
+import { type Clock, deepCopy, rfc3339 } from "../../../util/index.ts";
 import type { Store, WriteContext } from "../generic/store.ts";
 import { decideForGroups, type GroupSnapshot } from "./groups.ts";
 import type { EvictionBudgetScope, EvictionMetrics, EvictionResult } from "./metrics.ts";
@@ -143,14 +143,41 @@ function stillProcessing(pdbName: string): ApiError {
   });
 }
 
-/** Whether `selector` (null: nothing; `{}`: everything; invalid: nothing) selects `pod`. */
-export function selects(selector: LabelSelector | undefined, pod: Pod): boolean {
-  try {
-    return matchesLabels(selectorFromLabelSelector(selector), pod.metadata.labels ?? {});
-  } catch (error: unknown) {
-    if (error instanceof ApiError) return false;
-    throw error;
+/**
+ * Compiled budget selectors, by the selector object of a budget from the watch cache: the cache
+ * replaces a budget's object when it changes and never changes one in place, so each selector
+ * is compiled once, not once per eviction for every budget of the namespace. `null` marks an
+ * invalid selector, which selects nothing.
+ */
+const compiledSelectors = new WeakMap<
+  LabelSelector,
+  ReturnType<typeof selectorFromLabelSelector> | null
+>();
+
+function compiled(selector: LabelSelector): ReturnType<typeof selectorFromLabelSelector> | null {
+  let found = compiledSelectors.get(selector);
+  if (found === undefined) {
+    try {
+      found = selectorFromLabelSelector(selector);
+    } catch (error: unknown) {
+      if (!(error instanceof ApiError)) throw error;
+      found = null;
+    }
+    compiledSelectors.set(selector, found);
   }
+  return found;
+}
+
+/**
+ * Whether `selector` (null: nothing; `{}`: everything; invalid: nothing) selects `pod`. The
+ * selector must not change afterwards (its compiled form is kept).
+ */
+export function selects(selector: LabelSelector | undefined, pod: Pod): boolean {
+  if (selector === undefined || selector === null) {
+    return matchesLabels(selectorFromLabelSelector(selector), pod.metadata.labels ?? {});
+  }
+  const found = compiled(selector);
+  return found !== null && matchesLabels(found, pod.metadata.labels ?? {});
 }
 
 /** A 429 that a budget decided (its cause is DisruptionBudget). */
@@ -346,7 +373,7 @@ export async function checkAndDecrement(
   spend: boolean,
 ): Promise<void> {
   const pdbName = pdb.metadata.name ?? "";
-  const status: PodDisruptionBudgetStatus = structuredClone(
+  const status: PodDisruptionBudgetStatus = deepCopy(
     pdb.status ?? { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 },
   );
   if ((status.observedGeneration ?? 0) < (pdb.metadata.generation ?? 0)) {

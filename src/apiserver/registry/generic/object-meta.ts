@@ -1,5 +1,5 @@
 import type { KubeObject, ObjectMeta } from "../../../api/index.ts";
-import type { JsonObject } from "../../../util/index.ts";
+import { deepCopy, type JsonObject } from "../../../util/index.ts";
 
 /** Everything but metadata and status: what a `generation` bump looks at. */
 export function specOf(obj: KubeObject): string {
@@ -15,7 +15,7 @@ export function comparable(obj: KubeObject): string {
 
 /** A deep copy the caller may change. */
 export function clone<T>(value: T): T {
-  return structuredClone(value);
+  return deepCopy(value);
 }
 
 /** The object as stored: no resourceVersion (storage tracks it), everything else as is. */
