@@ -10,7 +10,7 @@ import type { JsonObject } from "../../util/index.ts";
 import { parseAccept, wantsTable } from "../http/accept.ts";
 import { parseGoBool } from "../http/request-info.ts";
 import { segmentOf } from "../registry/generic/strategy.ts";
-import type { CachedObject, CacheEvent, WatchFilter } from "../watch-cache/index.ts";
+import type { CachedObject, CacheEvent, WatchFilter, WatchSink } from "../watch-cache/index.ts";
 import {
   type ObjectPredicate,
   optionalInt64,
@@ -117,7 +117,12 @@ export async function handleWatch(deps: HandlerDeps, scope: RequestScope): Promi
     namespace,
     matches: (object) => predicate(object.object as unknown as KubeObject),
   };
-  const sink = { deliver: (event: CacheEvent) => write(encode(event.type, event.object)) };
+  const sink: WatchSink = {
+    deliver: (event: CacheEvent) => write(encode(event.type, event.object)),
+    // The cache was rebuilt from a fresh list: end the watch; the client watches again from
+    // its last resourceVersion and is told to re-list (410), as upstream's cacher does.
+    terminate: finish,
+  };
 
   let stop: (() => void) | undefined;
   try {

@@ -16,10 +16,17 @@ export interface WatchFilter {
   readonly matches: (object: CachedObject) => boolean;
 }
 
-/** Receives events for one watch; `close` ends the watch with an optional reason. */
+/** Receives events for one watch. */
 export interface WatchSink {
   /** Called in revision order. Must not throw. */
   deliver(event: CacheEvent): void;
+  /**
+   * Ends the watch because the cache was rebuilt from a fresh list (it fell behind storage's
+   * compaction): the watcher is dropped, and a client that watches again from its last
+   * resourceVersion gets 410 Expired and re-lists, as upstream's cacher makes it. A sink without
+   * `terminate` stays subscribed and receives the difference as events instead. Must not throw.
+   */
+  terminate?(): void;
 }
 
 interface Watcher {
@@ -123,6 +130,41 @@ export class ResourceCache {
     this.#unindex(prev);
     this.#removeKey(last.key);
     this.#record({ type: "DELETED", object: last, prev, revision: last.revision });
+  }
+
+  /**
+   * Replaces every object with `objects`, a fresh list of storage at `revision`, after the
+   * cache missed events it can no longer replay. History restarts at `revision`. Watchers whose
+   * sink can `terminate` are ended; the others receive what changed as ADDED, MODIFIED and
+   * DELETED events at `revision`.
+   */
+  replace(objects: readonly CachedObject[], revision: number): void {
+    const events: CacheEvent[] = [];
+    const fresh = new Map(objects.map((object) => [object.key, object]));
+    for (const [key, prev] of this.#items) {
+      if (!fresh.has(key)) events.push({ type: "DELETED", object: prev, prev, revision });
+    }
+    for (const object of objects) {
+      const prev = this.#items.get(object.key);
+      if (prev === undefined) events.push({ type: "ADDED", object, prev, revision });
+      else if (prev.revision !== object.revision) {
+        events.push({ type: "MODIFIED", object, prev, revision });
+      }
+    }
+    this.#items.clear();
+    for (const index of this.#indexes.values()) index.clear();
+    for (const object of objects) this.seed(object);
+    this.#history.length = 0;
+    this.#historyHead = 0;
+    this.#historyStart = revision;
+    for (const watcher of [...this.#watchers]) {
+      if (watcher.sink.terminate !== undefined) {
+        this.#watchers.delete(watcher);
+        watcher.sink.terminate();
+      } else {
+        for (const event of events) deliverFiltered(watcher, event);
+      }
+    }
   }
 
   /** Objects under `namespace` (all when empty), in key order, from `startKey` on. */

@@ -1,6 +1,6 @@
-import type { Storage, WatchEvent } from "../../storage/index.ts";
+import { type Storage, StorageError, type WatchEvent } from "../../storage/index.ts";
 import type { Logger } from "../../util/index.ts";
-import { newCachedObject } from "./cached-object.ts";
+import { type CachedObject, newCachedObject } from "./cached-object.ts";
 import { type CacheIndexFunc, ResourceCache } from "./resource-cache.ts";
 
 interface Waiter {
@@ -65,9 +65,7 @@ export class WatchCache {
     }
     ready();
     try {
-      for await (const event of this.#storage.watch(this.#root, snapshot.revision, signal)) {
-        this.#apply(event);
-      }
+      await this.#follow(snapshot.revision, signal);
     } catch (error: unknown) {
       if (!signal.aborted) {
         this.#failure = error instanceof Error ? error : new Error(String(error));
@@ -78,6 +76,53 @@ export class WatchCache {
       for (const waiter of this.#waiters) waiter.resolve();
       this.#waiters = [];
     }
+  }
+
+  /**
+   * Applies storage's changes after `revision` until `signal` aborts. When storage has compacted
+   * past the cache's revision (etcd was unreachable while the history was compacted), the
+   * events in between are gone: the cache re-lists and carries on from the fresh list, as
+   * upstream's cacher re-lists when its reflector's watch gets "too old resource version".
+   */
+  async #follow(revision: number, signal: AbortSignal): Promise<void> {
+    let from = revision;
+    for (;;) {
+      try {
+        for await (const event of this.#storage.watch(this.#root, from, signal)) {
+          this.#apply(event);
+        }
+        return;
+      } catch (error: unknown) {
+        if (signal.aborted || !(error instanceof StorageError) || error.reason !== "Compacted") {
+          throw error;
+        }
+        this.#logger.info("Watch cache fell behind storage compaction; re-listing", {
+          revision: this.#revision,
+        });
+        from = await this.#relist();
+      }
+    }
+  }
+
+  /** Rebuilds every resource's cache from a fresh list; returns the list's revision. */
+  async #relist(): Promise<number> {
+    const snapshot = await this.#storage.list(this.#root);
+    const bySegment = new Map<string, CachedObject[]>();
+    for (const item of snapshot.items) {
+      const segment = segmentOf(item.key, this.#root);
+      let objects = bySegment.get(segment);
+      if (objects === undefined) {
+        objects = [];
+        bySegment.set(segment, objects);
+      }
+      objects.push(newCachedObject(item.key, item.value, item.revision));
+    }
+    for (const segment of bySegment.keys()) this.resource(segment);
+    for (const [segment, cache] of this.#resources) {
+      cache.replace(bySegment.get(segment) ?? [], snapshot.revision);
+    }
+    this.#advance(snapshot.revision);
+    return snapshot.revision;
   }
 
   /** The cache of one resource segment (`pods`, `deployments.apps`), created on first use. */
@@ -116,7 +161,12 @@ export class WatchCache {
     } else {
       cache.delete(newCachedObject(event.key, event.prevValue, event.revision));
     }
-    this.#revision = event.revision;
+    this.#advance(event.revision);
+  }
+
+  /** Records that everything up to `revision` is applied and wakes who waited for it. */
+  #advance(revision: number): void {
+    this.#revision = revision;
     if (this.#waiters.length > 0) {
       const still: Waiter[] = [];
       for (const waiter of this.#waiters) {
