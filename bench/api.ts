@@ -8,7 +8,9 @@
  * run through the etcd3 client with the same concurrency.
  *
  * Knobs (environment): BENCH_PODS (10000), BENCH_GETS (30000), BENCH_WATCHERS (100),
- * BENCH_EVENTS (10000), BENCH_CLIENTS (16), BENCH_LIST_RUNS (10).
+ * BENCH_EVENTS (10000), BENCH_CLIENTS (16), BENCH_LIST_RUNS (10); BENCH_AUDIT_POLICY=FILE audits
+ * with that policy into a log in the data dir (`--audit-policy-file`); BENCH_PRIORITY_AND_FAIRNESS
+ * =false uses the plain in-flight limits (`--enable-priority-and-fairness=false`).
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
@@ -17,6 +19,7 @@ import { performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 import { Etcd3 } from "etcd3";
 import { startAllInOne } from "../src/cmd/all-in-one.ts";
+import { readAuditPolicy } from "../src/cmd/overload-flags.ts";
 import { openSqliteStorage } from "../src/storage/index.ts";
 import { type EtcdCluster, startEtcd } from "../src/testing/etcd.ts";
 import { discardLogger, type JsonObject } from "../src/util/index.ts";
@@ -33,6 +36,9 @@ const watchers = knob("BENCH_WATCHERS", 100);
 const events = knob("BENCH_EVENTS", 10_000);
 const clients = knob("BENCH_CLIENTS", 16);
 const listRuns = knob("BENCH_LIST_RUNS", 10);
+const auditPolicyFile = process.env["BENCH_AUDIT_POLICY"];
+const auditPolicy = auditPolicyFile === undefined ? undefined : readAuditPolicy(auditPolicyFile);
+const priorityAndFairness = process.env["BENCH_PRIORITY_AND_FAIRNESS"] !== "false";
 const budgetMs = 180_000;
 
 type Backend = "sqlite" | "memory" | "etcd";
@@ -152,6 +158,18 @@ async function httpPhases(
     storage: backend,
     ...(etcd === undefined ? {} : { etcd: { endpoints: etcd.endpoints, prefix: "/bench" } }),
     logger: discardLogger,
+    enablePriorityAndFairness: priorityAndFairness,
+    ...(auditPolicy === undefined
+      ? {}
+      : {
+          audit: {
+            policy: auditPolicy,
+            logPath: join(dataDir, "audit.log"),
+            maxSizeMB: 0,
+            maxBackups: 0,
+            maxAgeDays: 0,
+          },
+        }),
   });
   const results = new Map<Phase, Measured>();
   try {

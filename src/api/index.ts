@@ -55,8 +55,14 @@ export {
 } from "./apps/v1/index.ts";
 export {
   authenticationV1Kinds,
+  type BoundObjectReference,
+  defaultTokenRequest,
+  minTokenExpirationSeconds,
   type SelfSubjectReview,
+  type TokenRequest,
+  tokenRequestKind,
   type UserInfoStatus,
+  validateTokenRequest,
 } from "./authentication/index.ts";
 // rbac.authorization.k8s.io, authorization.k8s.io and authentication.k8s.io reviews (H18)
 export {
@@ -114,6 +120,12 @@ export {
   type ObjectReference,
 } from "./core/v1/event.ts";
 export { coreV1Kinds } from "./core/v1/index.ts";
+export {
+  type LimitRange,
+  type LimitRangeItem,
+  limitRangeKind,
+  validateLimitRange,
+} from "./core/v1/limit-range.ts";
 export {
   finalizerKubernetes,
   labelMetadataName,
@@ -219,6 +231,14 @@ export {
   type ReplicationController,
   replicationControllerKind,
 } from "./core/v1/replication-controller.ts";
+export {
+  type ResourceQuota,
+  type ResourceQuotaSpec,
+  type ResourceQuotaStatus,
+  resourceQuotaKind,
+  type ScopedResourceSelectorRequirement,
+  validateResourceQuota,
+} from "./core/v1/resource-quota.ts";
 export { validateResourceRequirements } from "./core/v1/resource-validation.ts";
 export {
   validateAffinity,
@@ -306,6 +326,41 @@ export {
   resourceListAmounts,
 } from "./helpers/pod-resources.ts";
 export {
+  isPodCharged,
+  isTerminatingPod,
+  newObjectCountEvaluator,
+  newPodEvaluator,
+  newServiceEvaluator,
+  objectCountName,
+  parseObjectCountName,
+  podUsage,
+  type QuotaEvaluator,
+  type QuotaOperation,
+  quotaEvaluatorFor,
+  quotaEvaluatorsFor,
+  quotaMatches,
+  quotaScopeSelectors,
+  quotaServiceType,
+  usageStats,
+} from "./helpers/quota-evaluators.ts";
+export {
+  addQuantity,
+  addUsage,
+  countQuantity,
+  exceededResources,
+  maskUsage,
+  negativeResources,
+  printUsage,
+  removeZeros,
+  resourceListOf,
+  subtractNonNegative,
+  subtractQuantity,
+  type Usage,
+  usageEquals,
+  usageOf,
+  zeroQuantity,
+} from "./helpers/quota-usage.ts";
+export {
   doNotScheduleTaints,
   findMatchingUntoleratedTaint,
   type TaintFilter,
@@ -372,7 +427,7 @@ export {
   type ReclaimablePod,
   type ResourceFlavor,
   type ResourceGroup,
-  type ResourceQuota,
+  type ResourceQuota as KueueResourceQuota,
   type ResourceUsage,
   requeuedCondition,
   resourceInUseFinalizer,
@@ -535,9 +590,11 @@ export {
   clusterRoleKind,
   compactRuleString,
   controllerManagerUser,
+  gantryControllerManagerRole,
   kueueServiceAccount,
   nodesGroup,
   type PolicyRule,
+  queueingUser,
   type Role,
   type RoleBinding,
   type RoleRef,

@@ -4,8 +4,18 @@ import type { CustomResourceDefinition, KindDefinition, KubeObject } from "../ap
 import type { Storage } from "../storage/index.ts";
 import type { Clock, JsonObject, Logger, Random } from "../util/index.ts";
 import { AdmissionChain, type AdmissionPlugin, type ObjectReader } from "./admission/index.ts";
+import { orderAdmissionPlugins } from "./admission/order.ts";
+import { newDefaultTolerationSeconds } from "./admission/plugins/default-toleration-seconds.ts";
+import { newLimitRanger } from "./admission/plugins/limit-ranger.ts";
 import { newNamespaceLifecycle } from "./admission/plugins/namespace-lifecycle.ts";
+import {
+  newPodSecurity,
+  type PodSecurityConfiguration,
+} from "./admission/plugins/pod-security/index.ts";
 import { newPriority } from "./admission/plugins/priority.ts";
+import { newResourceQuota } from "./admission/plugins/resource-quota.ts";
+import { newServiceAccountAdmission } from "./admission/plugins/service-account.ts";
+import type { Auditing } from "./audit/index.ts";
 import type { Authenticator } from "./authn.ts";
 import {
   type Authorizer,
@@ -22,8 +32,13 @@ import { newCrdStrategy } from "./crd/crd-strategy.ts";
 import { newDashboardAssets } from "./dashboard-assets.ts";
 import { type FieldManager, newFieldManager } from "./fieldmanager/index.ts";
 import type { ProtobufDecoder } from "./http/body.ts";
-import { type MaxInFlightLimiter, newMaxInFlightLimiter } from "./max-in-flight.ts";
 import { type ApiServerMetrics, newApiServerMetrics } from "./metrics.ts";
+import {
+  type AuditConfig,
+  newOverloadProtection,
+  newServerAuditing,
+  type OverloadProtection,
+} from "./overload.ts";
 import { decodeProtobufObject } from "./protobuf/index.ts";
 import { builtInStrategies } from "./registry/builtin-strategies.ts";
 import {
@@ -33,8 +48,10 @@ import {
 } from "./registry/eviction/index.ts";
 import type { Store } from "./registry/generic/store.ts";
 import { newRbacEscalationCheck } from "./registry/rbac-escalation.ts";
+import { newResourceQuotaAccess } from "./registry/resource-quota-access.ts";
 import { ResourceRegistry } from "./registry/resource-registry.ts";
 import { newHttpHandler } from "./server.ts";
+import type { ServiceAccountTokens } from "./serviceaccount/index.ts";
 import { Tables } from "./tables.ts";
 import { WatchCache } from "./watch-cache/index.ts";
 
@@ -49,8 +66,18 @@ export interface ApiServerOptions {
   readonly qosClassOf: (pod: KubeObject) => string;
   readonly defaultTolerations?: (pod: KubeObject) => unknown[];
   readonly generateJobSelector?: (job: KubeObject, uid: string) => void;
+  /**
+   * PodSecurity admission's defaults and exemptions (the PodSecurityConfiguration of
+   * `--admission-control-config-file`). @default privileged everywhere, no exemptions
+   */
+  readonly podSecurity?: PodSecurityConfiguration;
   /** Admission plugins after the built-in ones (gang, queueing), in order. */
   readonly extraAdmission?: (reader: ObjectReader) => readonly AdmissionPlugin[];
+  /**
+   * Admission plugins left out of the chain, by upstream's names (`--disable-admission-plugins`:
+   * `LimitRanger`, `ResourceQuota`, …). @default none
+   */
+  readonly disabledAdmissionPlugins?: readonly string[];
   /** Where metrics go; other components may share the registry. @default a new Registry */
   readonly metricsRegistry?: Registry;
   /** @default 60000 */
@@ -67,6 +94,18 @@ export interface ApiServerOptions {
   /** Mutating requests served at once (`--max-mutating-requests-inflight`); 0: no limit. @default 200 */
   readonly maxMutatingRequestsInFlight?: number;
   /**
+   * API priority and fairness (`--enable-priority-and-fairness`) instead of the two pools: the
+   * priority levels share both limits' seats, and requests wait in fair queues per user.
+   * @default false (the commands turn it on, as kube-apiserver does)
+   */
+  readonly enablePriorityAndFairness?: boolean;
+  /** `--request-timeout` for requests that are not long-running (504 after it). @default 60000 */
+  readonly requestTimeoutMs?: number;
+  /** Watches one user may have open at once (`--max-watches-per-user`); 0: no cap. @default 0 */
+  readonly maxWatchesPerUser?: number;
+  /** The audit policy and log (`--audit-policy-file`, `--audit-log-path`). @default no auditing */
+  readonly audit?: AuditConfig;
+  /**
    * Builds the authorizer every request after authentication goes through, given the RBAC
    * policy as the watch cache holds it (`newRbacAuthorizer` for `--authorization-mode RBAC`).
    * Role and binding writes are checked for privilege escalation against it.
@@ -78,6 +117,17 @@ export interface ApiServerOptions {
    * @default undefined (no dashboard: `/ui/` is a 404)
    */
   readonly dashboardDir?: string;
+  /**
+   * Service account tokens: the `serviceaccounts/token` subresource (TokenRequest) and the
+   * issuer's OpenID discovery documents. @default none (both 404)
+   */
+  readonly serviceAccountTokens?: ServiceAccountTokens;
+  /**
+   * Run the ServiceAccount admission plugin on new pods (after NamespaceLifecycle, as in
+   * upstream's recommended order). Pods then need their service account to exist, which the
+   * controller manager's serviceaccount controller sees to for `default`. @default false
+   */
+  readonly serviceAccountAdmission?: boolean;
 }
 
 const root = "/registry/";
@@ -94,12 +144,15 @@ export class ApiServer {
   /** The eviction subresource's counts, on the same registry as `metrics`. */
   readonly evictionMetrics: EvictionMetrics;
   readonly reader: ObjectReader;
+  /** The admission chain's plugin names, in the order they run (`admissionPluginOrder`). */
+  readonly admissionPlugins: readonly string[];
   /** Decides every request after authentication (and the access reviews). */
   readonly authorizer: Authorizer;
   readonly #options: ApiServerOptions;
   readonly #shutdown = new AbortController();
   readonly #crds: CrdController;
-  readonly #limiter: MaxInFlightLimiter;
+  readonly #overload: OverloadProtection;
+  readonly #auditing: Auditing | undefined;
   /** Remembers each kind's resolved schema types across writes. */
   readonly #fieldManager: FieldManager = newFieldManager();
   #ready = false;
@@ -121,12 +174,42 @@ export class ApiServer {
     const policy = newCachePolicySource(this.cache, root);
     this.authorizer = options.authorize?.(policy) ?? newAlwaysAllowAuthorizer();
     const fieldManager = this.#fieldManager;
-    const admission = new AdmissionChain([
-      newNamespaceLifecycle(this.reader),
-      newPriority(this.reader),
-      ...(options.extraAdmission?.(this.reader) ?? []),
-      newRbacEscalationCheck(this.authorizer, policy),
-    ]);
+    // The chain runs in admissionPluginOrder (upstream's recommended order), whatever the order here.
+    const plugins = orderAdmissionPlugins(
+      [
+        newNamespaceLifecycle(this.reader),
+        newLimitRanger({ reader: this.reader, clock: options.clock }),
+        ...(options.serviceAccountAdmission === true
+          ? [
+              newServiceAccountAdmission(this.reader, {
+                clock: options.clock,
+                random: options.random,
+              }),
+            ]
+          : []),
+        newPriority(this.reader),
+        ...(options.defaultTolerations === undefined
+          ? []
+          : [newDefaultTolerationSeconds(options.defaultTolerations)]),
+        // Validating only: it sees every mutation, the webhooks' (gang, Kueue) included.
+        newPodSecurity(this.reader, {
+          clock: options.clock,
+          ...(options.podSecurity === undefined ? {} : { configuration: options.podSecurity }),
+        }),
+        ...(options.extraAdmission?.(this.reader) ?? []),
+        newRbacEscalationCheck(this.authorizer, policy),
+        newResourceQuota({
+          quotas: newResourceQuotaAccess({
+            reader: this.reader,
+            store: () => this.registry.lookup("", "v1", "resourcequotas"),
+          }),
+          clock: options.clock,
+        }),
+      ],
+      new Set(options.disabledAdmissionPlugins ?? []),
+    );
+    this.admissionPlugins = plugins.map((p) => p.name);
+    const admission = new AdmissionChain(plugins);
     this.registry = new ResourceRegistry({
       storage: options.storage,
       clock: options.clock,
@@ -146,25 +229,25 @@ export class ApiServer {
       },
       root,
     });
-    this.#limiter = newMaxInFlightLimiter({
-      ...(options.maxRequestsInFlight === undefined
-        ? {}
-        : { maxRequestsInFlight: options.maxRequestsInFlight }),
-      ...(options.maxMutatingRequestsInFlight === undefined
-        ? {}
-        : { maxMutatingRequestsInFlight: options.maxMutatingRequestsInFlight }),
-    });
-    const limiter = this.#limiter;
     const metricsRegistry = options.metricsRegistry ?? new Registry();
+    this.#overload = newOverloadProtection(options, {
+      clock: options.clock,
+      random: options.random,
+      registry: metricsRegistry,
+      signal: this.#shutdown.signal,
+    });
+    this.#auditing =
+      options.audit === undefined
+        ? undefined
+        : newServerAuditing(options.audit, options.clock, metricsRegistry);
+    const limiter = this.#overload.limiter;
     this.metrics = newApiServerMetrics(metricsRegistry, {
       inFlight: () => limiter.inFlight(),
     });
     this.evictionMetrics = newEvictionMetrics(metricsRegistry);
+    // Default tolerations come from the DefaultTolerationSeconds admission plugin, not the strategy.
     const strategies = builtInStrategies({
       qosClassOf: options.qosClassOf,
-      ...(options.defaultTolerations === undefined
-        ? {}
-        : { defaultTolerations: options.defaultTolerations }),
       ...(options.generateJobSelector === undefined
         ? {}
         : { generateJobSelector: options.generateJobSelector }),
@@ -228,10 +311,19 @@ export class ApiServer {
       authorizer: this.authorizer,
       address: () => this.#address,
       isReady: () => this.ready,
-      limiter: this.#limiter,
+      limiter: this.#overload.limiter,
+      deadlines: this.#overload.deadlines,
+      requestTimeoutMs: this.#overload.requestTimeoutMs,
+      ...(this.#overload.watchLimiter === undefined
+        ? {}
+        : { watchLimiter: this.#overload.watchLimiter }),
+      ...(this.#auditing === undefined ? {} : { auditing: this.#auditing }),
       ...(this.#options.dashboardDir === undefined
         ? {}
         : { dashboard: newDashboardAssets({ dir: this.#options.dashboardDir }) }),
+      ...(this.#options.serviceAccountTokens === undefined
+        ? {}
+        : { serviceAccountTokens: this.#options.serviceAccountTokens }),
     });
   }
 

@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { badRequest, methodNotAllowed, pathNotFound } from "../api/index.ts";
+import { ApiError, badRequest, methodNotAllowed, pathNotFound } from "../api/index.ts";
 import type { Storage } from "../storage/index.ts";
 import type { Clock, Logger } from "../util/index.ts";
 import type { UserInfo } from "./admission/index.ts";
+import type { Auditing } from "./audit/index.ts";
 import type { Authenticator } from "./authn.ts";
 import {
   type Authorizer,
@@ -21,6 +22,12 @@ import {
   apiVersions,
   serverVersion,
 } from "./discovery/discovery.ts";
+import {
+  type Deadlines,
+  type RequestLimiter,
+  requestTimeoutOf,
+  type WatchLimiter,
+} from "./flowcontrol/index.ts";
 import { handleNodeProxy } from "./handlers/node-proxy.ts";
 import { handlePatch } from "./handlers/patch.ts";
 import { handleGet, handleList, isWatchRequest } from "./handlers/read.ts";
@@ -43,14 +50,22 @@ import { parseAccept, wantsAggregatedDiscovery } from "./http/accept.ts";
 import { parseRequestInfo, type RequestInfo, type ResourceRequest } from "./http/request-info.ts";
 import { writeError, writeJson, writeText } from "./http/responses.ts";
 import { parseRequestTarget } from "./http/target.ts";
-import {
-  type MaxInFlightLimiter,
-  maxInFlightMessage,
-  maxInFlightRetryAfterSeconds,
-} from "./max-in-flight.ts";
+import { isLongRunning } from "./max-in-flight.ts";
 import { type ApiServerMetrics, reportedVerb } from "./metrics.ts";
 import { OpenApiDocuments } from "./openapi/openapi.ts";
 import { handleReview, reviewResources } from "./registry/reviews.ts";
+import {
+  closeExchange,
+  type Exchange,
+  newExchange,
+  timeOut,
+  whenAdmitted,
+} from "./request-exchange.ts";
+import {
+  handleTokenRequest,
+  type ServiceAccountTokens,
+  serveIssuerDiscovery,
+} from "./serviceaccount/index.ts";
 
 export interface HttpHandlerDeps extends HandlerDeps {
   readonly logger: Logger;
@@ -64,10 +79,26 @@ export interface HttpHandlerDeps extends HandlerDeps {
   readonly isReady: () => boolean;
   readonly storage: Storage;
   readonly clock: Clock;
-  /** Seats for requests in flight (`--max-requests-inflight`). */
-  readonly limiter: MaxInFlightLimiter;
+  /**
+   * Seats for requests in flight: priority and fairness, or `--max-requests-inflight` and
+   * `--max-mutating-requests-inflight` alone.
+   */
+  readonly limiter: RequestLimiter;
+  /** Drives request deadlines. */
+  readonly deadlines: Deadlines;
+  /** `--request-timeout` for requests that are not long-running, in milliseconds. */
+  readonly requestTimeoutMs: number;
+  /** The per-user cap on open watches; none: no cap. */
+  readonly watchLimiter?: WatchLimiter;
+  /** The audit policy and log; none: nothing is audited. */
+  readonly auditing?: Auditing;
   /** The dashboard's bundle, served at `/ui/` without authentication; none: `/ui/` is a 404. */
   readonly dashboard?: DashboardAssets;
+  /**
+   * Service account tokens: `serviceaccounts/token` and the issuer's discovery documents.
+   * @default none (both 404)
+   */
+  readonly serviceAccountTokens?: ServiceAccountTokens;
 }
 
 /** Builds the request listener: routing, authentication, in-flight limits, metrics, errors. */
@@ -105,42 +136,109 @@ export function newHttpHandler(
       // A path with a malformed escape names no resource.
       info = { kind: "nonResource", path: pathname, verb: method.toLowerCase() };
     }
-    const exchange: Exchange = { req, res, info, started, warnings: [] };
-    res.setHeader("Audit-Id", deps.random.uuid());
+    const exchange = newExchange(req, res, info, started);
+    const auditId = deps.random.uuid();
+    res.setHeader("Audit-Id", auditId);
     res.on("finish", () => recordRequest(deps, httpLog, exchange));
-    // Upstream's filter order: authentication, then the in-flight limit, then the handler.
+    // `close` follows `finish`, and also comes when the client goes away first.
+    res.on("close", () => closeExchange(exchange));
+    // Upstream's filter order: the request deadline, authentication, audit, impersonation,
+    // priority and fairness (or the in-flight limit), authorization, then the handler.
+    if (!isLongRunning(info)) {
+      const timeoutMs = requestTimeoutOf(query, deps.requestTimeoutMs);
+      if (timeoutMs instanceof ApiError) {
+        failRequest(deps, exchange, timeoutMs);
+        return;
+      }
+      exchange.deadline = deps.deadlines.add(deps.clock.now().getTime() + timeoutMs, () =>
+        timeOut(exchange),
+      );
+      if (info.verb !== "get" && info.verb !== "list") exchange.abort = new AbortController();
+    }
     let user: UserInfo;
     try {
       user = deps.authenticate(req);
-      if (hasImpersonation(req.headers)) user = impersonate(req.headers, user, deps.authorizer);
     } catch (error: unknown) {
+      deps.auditing?.failedAuthentication({ req, res, info, auditId });
       failRequest(deps, exchange, error);
       return;
     }
-    const admission = deps.limiter.admit(info, user);
-    if (admission.kind === "rejected") {
-      deps.metrics.observeDropped(admission.requestKind);
-      writeTooManyRequests(res);
-      return;
+    if (deps.auditing !== undefined) {
+      exchange.audit = deps.auditing.begin({
+        req,
+        res,
+        info,
+        user,
+        auditId,
+        longRunning: exchange.deadline === undefined,
+      });
     }
-    if (admission.kind === "admitted") {
-      const { seat } = admission;
-      // `close` follows `finish`, and also comes when the client goes away first.
-      res.on("close", () => seat.release());
-    }
-    // Upstream's WithAuthorization runs inside the in-flight limit; AlwaysAllow needs no attributes.
-    if (deps.authorizer.mode !== "AlwaysAllow") {
-      const attributes = attributesOf(info, user, pathname, query);
-      const decision = deps.authorizer.authorize(attributes);
-      if (!decision.allowed) {
-        failRequest(deps, exchange, forbiddenError(attributes, decision.reason));
+    if (hasImpersonation(req.headers)) {
+      try {
+        user = impersonate(req.headers, user, deps.authorizer);
+        exchange.audit?.impersonated(user);
+      } catch (error: unknown) {
+        failRequest(deps, exchange, error);
         return;
       }
     }
-    serveRequest(deps, openapi, exchange, user, pathname, query).catch((error: unknown) =>
-      failRequest(deps, exchange, error),
+    const admission = deps.limiter.admit(info, user);
+    whenAdmitted(
+      exchange,
+      admission,
+      (kind) => deps.metrics.observeDropped(kind),
+      () => authorizeAndServe(deps, openapi, exchange, user, pathname, query),
     );
   };
+}
+
+/**
+ * Upstream's WithAuthorization (inside the in-flight limit; AlwaysAllow needs no attributes),
+ * the watch cap, then the handler. A watch holds its priority-and-fairness seat only while it
+ * is initialised: the handler subscribes before its first `await`, and the seat goes back then.
+ */
+function authorizeAndServe(
+  deps: HttpHandlerDeps,
+  openapi: OpenApiDocuments,
+  exchange: Exchange,
+  user: UserInfo,
+  pathname: string,
+  query: URLSearchParams,
+): void {
+  const { info } = exchange;
+  if (deps.authorizer.mode !== "AlwaysAllow") {
+    const attributes = attributesOf(info, user, pathname, query);
+    const decision = deps.authorizer.authorize(attributes);
+    if (exchange.audit !== undefined) {
+      exchange.audit.annotations["authorization.k8s.io/decision"] = decision.allowed
+        ? "allow"
+        : "forbid";
+      exchange.audit.annotations["authorization.k8s.io/reason"] = decision.reason;
+    }
+    if (!decision.allowed) {
+      failRequest(deps, exchange, forbiddenError(attributes, decision.reason));
+      return;
+    }
+  } else if (exchange.audit !== undefined) {
+    exchange.audit.annotations["authorization.k8s.io/decision"] = "allow";
+    exchange.audit.annotations["authorization.k8s.io/reason"] = "";
+  }
+  const watch = info.verb === "watch";
+  if (watch && deps.watchLimiter !== undefined) {
+    const ticket = deps.watchLimiter.open(user);
+    if (ticket instanceof ApiError) {
+      failRequest(deps, exchange, ticket);
+      return;
+    }
+    exchange.closeWatch = () => ticket.close();
+  }
+  serveRequest(deps, openapi, exchange, user, pathname, query).catch((error: unknown) =>
+    failRequest(deps, exchange, error),
+  );
+  if (watch) {
+    exchange.seat?.release();
+    exchange.seat = undefined;
+  }
 }
 
 /** Static files of the dashboard: no authentication, no in-flight seat, no API metrics. */
@@ -158,17 +256,6 @@ function serveDashboard(
   });
 }
 
-/** One request on its way through the listener. */
-interface Exchange {
-  readonly req: IncomingMessage;
-  readonly res: ServerResponse;
-  readonly info: RequestInfo;
-  /** `process.hrtime.bigint()` when it arrived. */
-  readonly started: bigint;
-  /** Warnings for `Warning` headers, added to by handlers. */
-  readonly warnings: string[];
-}
-
 async function serveRequest(
   deps: HttpHandlerDeps,
   openapi: OpenApiDocuments,
@@ -184,7 +271,17 @@ async function serveRequest(
   }
   const store = deps.registry.lookup(info.group, info.version, info.resource);
   if (store === undefined || (info.prefix === "api") !== (info.group === "")) throw pathNotFound();
-  const scope: RequestScope = { req, res, info, query, store, user, warnings };
+  const scope: RequestScope = {
+    req,
+    res,
+    info,
+    query,
+    store,
+    user,
+    warnings,
+    audit: exchange.audit,
+    signal: exchange.abort?.signal,
+  };
   if (reviewResources.has(`${info.group}/${info.resource}`)) {
     if (!store.entry.definition.namespaced && info.namespace !== "") throw pathNotFound();
     await handleReview(deps, scope, deps.authorizer);
@@ -195,7 +292,10 @@ async function serveRequest(
 
 /** Answers a failed request with its Status, logging server-side failures. */
 function failRequest(deps: HttpHandlerDeps, exchange: Exchange, error: unknown): void {
+  // After a timeout the client has its 504: what the abandoned handler does is dropped.
+  if (exchange.timedOut) return;
   const apiError = writeError(exchange.res, error, exchange.warnings);
+  exchange.audit?.logResponseStatus(apiError.toStatus());
   if (apiError.code >= 500) {
     deps.logger.error("Request failed", {
       uri: exchange.req.url,
@@ -228,16 +328,7 @@ function recordRequest(
   });
 }
 
-/**
- * Upstream's `tooManyRequests` in the max-in-flight filter: `Retry-After: 1` and Go's
- * `http.Error` answer, a plain-text line rather than a Status.
- */
-function writeTooManyRequests(res: ServerResponse): void {
-  res.setHeader("Retry-After", String(maxInFlightRetryAfterSeconds));
-  writeText(res, 429, `${maxInFlightMessage}\n`);
-}
-
-async function serveResource(deps: HandlerDeps, scope: RequestScope): Promise<void> {
+async function serveResource(deps: HttpHandlerDeps, scope: RequestScope): Promise<void> {
   const { info, store } = scope;
   const definition = store.entry.definition;
   if (!definition.namespaced && info.namespace !== "") throw pathNotFound();
@@ -271,7 +362,7 @@ async function serveResource(deps: HandlerDeps, scope: RequestScope): Promise<vo
 }
 
 async function serveSubresource(
-  deps: HandlerDeps,
+  deps: HttpHandlerDeps,
   scope: RequestScope,
   info: ResourceRequest,
 ): Promise<void> {
@@ -297,6 +388,11 @@ async function serveSubresource(
     case "finalize":
       if (!extra.includes("finalize")) return unknownSubresource(scope);
       return handleFinalize(deps, scope);
+    case "token":
+      if (!extra.includes("token") || deps.serviceAccountTokens === undefined) {
+        return unknownSubresource(scope);
+      }
+      return handleTokenRequest(deps, scope, deps.serviceAccountTokens);
     default:
       if (extra.includes("proxy") && /^proxy(\/|$)/.test(info.subresource)) {
         return handleNodeProxy(scope);
@@ -371,6 +467,9 @@ async function serveNonResource(
   if (gvMatch?.[1] !== undefined && gvMatch[2] !== undefined) {
     if (!deps.registry.hasGroupVersion(gvMatch[1], gvMatch[2])) throw pathNotFound();
     writeJson(res, 200, apiResourceList(deps.registry, gvMatch[1], gvMatch[2]));
+    return;
+  }
+  if (serveIssuerDiscovery(res, path, deps.serviceAccountTokens?.discovery, deps.address())) {
     return;
   }
   if (path.startsWith("/openapi/v3/")) {

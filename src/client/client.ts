@@ -41,6 +41,8 @@ export const replicationControllersResource = ref(
   "ReplicationController",
   true,
 );
+export const resourceQuotasResource = ref("", "v1", "resourcequotas", "ResourceQuota", true);
+export const limitRangesResource = ref("", "v1", "limitranges", "LimitRange", true);
 export const deploymentsResource = ref("apps", "v1", "deployments", "Deployment", true);
 export const replicaSetsResource = ref("apps", "v1", "replicasets", "ReplicaSet", true);
 export const statefulSetsResource = ref("apps", "v1", "statefulsets", "StatefulSet", true);
@@ -101,6 +103,8 @@ export const builtInResources: readonly ResourceRef[] = Object.freeze([
   servicesResource,
   serviceAccountsResource,
   replicationControllersResource,
+  resourceQuotasResource,
+  limitRangesResource,
   deploymentsResource,
   replicaSetsResource,
   statefulSetsResource,

@@ -16,6 +16,9 @@ export interface ConnectionOptions {
   readonly server: string;
   readonly token?: string;
   readonly ca?: string | Uint8Array;
+  /** PEM client certificate and its key, presented in the TLS handshake. */
+  readonly cert?: string;
+  readonly key?: string;
   readonly insecureSkipTlsVerify?: boolean;
   readonly userAgent: string;
   readonly timeoutMs: number;
@@ -35,6 +38,9 @@ export function newConnection(options: ConnectionOptions): Connection {
       ? new HttpsAgent({
           ...pool,
           ...(options.ca === undefined ? {} : { ca: Buffer.from(options.ca).toString("utf8") }),
+          ...(options.cert === undefined || options.key === undefined
+            ? {}
+            : { cert: options.cert, key: options.key }),
           rejectUnauthorized: options.insecureSkipTlsVerify !== true,
         })
       : new HttpAgent(pool);

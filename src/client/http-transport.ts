@@ -36,6 +36,13 @@ export interface HttpClientOptions {
   readonly token?: string;
   /** PEM CA bundle that signs an https server's certificate. @default the system's roots */
   readonly ca?: string | Uint8Array;
+  /**
+   * A PEM client certificate (with `key`) presented to an https server, which may identify the
+   * user by it (the kubeconfig's client-certificate-data). @default none
+   */
+  readonly cert?: string;
+  /** The PEM private key of `cert`. @default none */
+  readonly key?: string;
   /** Accept any https certificate (the kubeconfig's insecure-skip-tls-verify). @default false */
   readonly insecureSkipTlsVerify?: boolean;
   /** `gantry/<component>`, e.g. `gantry/scheduler`. */
@@ -85,6 +92,8 @@ export function newClient(options: HttpClientOptions): HttpClient {
     timeoutMs: options.requestTimeoutMs ?? 60_000,
     ...(options.token === undefined ? {} : { token: options.token }),
     ...(options.ca === undefined ? {} : { ca: options.ca }),
+    ...(options.cert === undefined ? {} : { cert: options.cert }),
+    ...(options.key === undefined ? {} : { key: options.key }),
     ...(options.insecureSkipTlsVerify === undefined
       ? {}
       : { insecureSkipTlsVerify: options.insecureSkipTlsVerify }),

@@ -18,6 +18,7 @@ export {
   type ListOptions,
   type ListResult,
   leasesResource,
+  limitRangesResource,
   namespacesResource,
   nodesResource,
   type ObjectInput,
@@ -31,6 +32,7 @@ export {
   type ResourceRef,
   replicaSetsResource,
   replicationControllersResource,
+  resourceQuotasResource,
   secretsResource,
   serviceAccountsResource,
   servicesResource,
@@ -105,9 +107,15 @@ export {
   loadKubeconfig,
 } from "./kubeconfig.ts";
 export {
+  type LeaderElectionChecker,
+  type LeaderHealthzAdaptor,
+  newLeaderHealthzAdaptor,
+} from "./leader-election/healthz-adaptor.ts";
+export {
   type LeaderCallbacks,
   type LeaderElectionConfig,
   type LeaderElectionDeps,
+  type LeaderMetrics,
   runLeaderElection,
   validateLeaderElectionConfig,
 } from "./leader-election/leader-election.ts";

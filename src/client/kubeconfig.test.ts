@@ -45,6 +45,19 @@ const cases = [
     },
   },
   {
+    name: "a user's client certificate and key data",
+    text: JSON.stringify({
+      clusters: [{ name: "c", cluster: { server: "https://h:1" } }],
+      users: [
+        { name: "u", user: { "client-certificate-data": "Q0VSVA==", "client-key-data": "S0VZ" } },
+      ],
+      contexts: [{ name: "x", context: { cluster: "c", user: "u" } }],
+      "current-context": "x",
+    }),
+    context: undefined,
+    want: { server: "https://h:1", clientCertificateData: "Q0VSVA==", clientKeyData: "S0VZ" },
+  },
+  {
     name: "JSON text and a context without a user",
     text: JSON.stringify({
       clusters: [{ name: "c", cluster: { server: "http://h:1" } }],
@@ -68,6 +81,12 @@ const errorCases = [
     name: "a missing context",
     text: twoContexts.replace("current-context: dev", "current-context: qa"),
     message: /contexts has no entry named "qa"/,
+  },
+  {
+    name: "a client certificate without its key",
+    text: twoContexts.replace("user: {token: secret}", "user: {client-certificate-data: Q0VSVA==}"),
+    message:
+      /^Cannot load kubeconfig: user "admin" has client-certificate-data without client-key-data$/,
   },
   {
     name: "a missing cluster",

@@ -9,6 +9,10 @@ export interface KubeconfigCluster {
   readonly token?: string;
   /** The cluster CA bundle, base64 of PEM, as the kubeconfig stores it. */
   readonly certificateAuthorityData?: string;
+  /** The user's client certificate (base64 of PEM), for https with mutual TLS. */
+  readonly clientCertificateData?: string;
+  /** The private key of `clientCertificateData` (base64 of PEM). */
+  readonly clientKeyData?: string;
   readonly insecureSkipTlsVerify?: boolean;
   /** The context's default namespace. */
   readonly namespace?: string;
@@ -16,9 +20,11 @@ export interface KubeconfigCluster {
 
 /**
  * Reads the current context of a kubeconfig (YAML or JSON text): its cluster's server and CA and
- * its user's token. `context` picks another context than `current-context`. Throws a SyntaxError
- * naming what is missing when the text is not a usable kubeconfig. Client certificates, exec
- * plugins and token files are not supported (gantry issues bearer tokens).
+ * its user's token or client certificate (`client-certificate-data` and `client-key-data`).
+ * `context` picks another context than `current-context`. Throws a SyntaxError naming what is
+ * missing when the text is not a usable kubeconfig, or when it gives a client certificate
+ * without its key (or the reverse), as client-go does. Certificate and key files, exec plugins
+ * and token files are not supported (gantry writes data fields).
  */
 export function loadKubeconfig(text: string, context?: string): KubeconfigCluster {
   let doc: unknown;
@@ -52,16 +58,27 @@ export function loadKubeconfig(text: string, context?: string): KubeconfigCluste
   const ca = stringField(cluster, "certificate-authority-data");
   const insecure = cluster["insecure-skip-tls-verify"];
   const namespace = stringField(ctx, "namespace");
+  const cert = stringField(user, "client-certificate-data") ?? "";
+  const key = stringField(user, "client-key-data") ?? "";
+  if ((cert === "") !== (key === "")) {
+    throw new SyntaxError(
+      `Cannot load kubeconfig: user ${JSON.stringify(userName)} has client-${cert === "" ? "key" : "certificate"}-data without client-${cert === "" ? "certificate" : "key"}-data`,
+    );
+  }
   return {
     server,
     ...(token === undefined || token === "" ? {} : { token }),
     ...(ca === undefined || ca === "" ? {} : { certificateAuthorityData: ca }),
+    ...(cert === "" ? {} : { clientCertificateData: cert, clientKeyData: key }),
     ...(insecure === true ? { insecureSkipTlsVerify: true } : {}),
     ...(namespace === undefined || namespace === "" ? {} : { namespace }),
   };
 }
 
-/** Decodes `certificate-authority-data` into the PEM text a TLS connection takes. */
+/**
+ * Decodes `certificate-authority-data` (or another `*-data` field: `client-certificate-data`,
+ * `client-key-data`) into the PEM text a TLS connection takes.
+ */
 export function decodeCertificateAuthority(data: string): string {
   return Buffer.from(data, "base64").toString("utf8");
 }

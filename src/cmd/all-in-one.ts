@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, X509Certificate } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -10,22 +10,40 @@ import { builtInKinds, defaultTolerations, generateJobSelector, qosClassOf } fro
 import {
   ApiServer,
   type ApiServerOptions,
+  type AuditLog,
   type Authenticator,
   newAnonymousAuthenticator,
+  newClientCertificateAuthenticator,
   newGangAdmission,
   newRbacAuthorizer,
   newStaticTokenAuthenticator,
   newTokenAuthenticator,
+  type ObjectLookup,
+  type ObjectReader,
+  type PodSecurityConfiguration,
   parseTokenFile,
+  withClientCertificates,
 } from "../apiserver/index.ts";
 import type { NodeFleet } from "../kubelet/index.ts";
 import { newQueueingMetrics, parseQueueingConfig, type QueueingConfig } from "../queueing/index.ts";
 import { runCompactor, type Storage } from "../storage/index.ts";
 import { type Logger, systemClock, systemRandom } from "../util/index.ts";
 import { bootstrap } from "./bootstrap.ts";
+import {
+  controlPlaneCredentials,
+  ensureClientCertificates,
+  readCertificateBundle,
+  writeCredentialKubeconfigs,
+} from "./client-certificates.ts";
 import { type ComponentsOptions, startComponents } from "./components.ts";
 import { renderKubeconfig } from "./kubeconfig.ts";
+import { type AuditSettings, openAuditLog, preciseNow } from "./overload-flags.ts";
 import { queueingAdmission } from "./queueing-admission.ts";
+import {
+  ensureDefaultServiceAccounts,
+  newServiceAccountIssuer,
+  type ServiceAccountSettings,
+} from "./service-accounts.ts";
 import { type EtcdSettings, openStorage, type StorageKind } from "./storage.ts";
 import { advertisedHost, ensurePki, isLoopbackAddress, isUnspecifiedAddress } from "./tls.ts";
 
@@ -70,6 +88,18 @@ export interface AllInOneOptions {
    */
   readonly maxMutatingRequestsInFlight?: number;
   /**
+   * API priority and fairness (`--enable-priority-and-fairness`): the priority levels share the
+   * two limits' seats and each user's requests wait in fair queues; false: the two limits alone.
+   * @default true
+   */
+  readonly enablePriorityAndFairness?: boolean;
+  /** `--request-timeout` for requests that are not long-running, in ms. @default 60000 */
+  readonly requestTimeoutMs?: number;
+  /** Watches one user may have open at once (`--max-watches-per-user`); 0: no cap. @default 1000 */
+  readonly maxWatchesPerUser?: number;
+  /** The audit policy and log (`--audit-policy-file`, `--audit-log-*`). @default no auditing */
+  readonly audit?: AuditSettings;
+  /**
    * `strict` rejects a pod naming a PodGroup that does not exist, and a PodGroup whose Workload
    * or template does not (`--gang-admission`). @default "lenient"
    */
@@ -86,10 +116,32 @@ export interface AllInOneOptions {
    */
   readonly tokenAuthFile?: string;
   /**
+   * PodSecurity admission's defaults and exemptions (from `--admission-control-config-file`).
+   * @default privileged everywhere, no exemptions
+   */
+  readonly podSecurity?: PodSecurityConfiguration;
+  /**
+   * A PEM bundle of CAs whose client certificates identify users (`--client-ca-file`), trusted
+   * beside the cluster CA; needs `tls`. @default only the cluster CA
+   */
+  readonly clientCaFile?: string;
+  /**
    * The dashboard's built bundle, served at `/ui/` (a 503 there until `npm run build:ui` has
    * built it). @default the checkout's dist/ui
    */
   readonly dashboardDir?: string;
+  /**
+   * Service accounts: bound tokens signed with DATA_DIR/pki/sa.key (TokenRequest, their
+   * authentication, the issuer's discovery documents), each bootstrap namespace's `default`
+   * ServiceAccount, and the ServiceAccount admission plugin when `admission` is set.
+   * @default none (`gantry up` and `gantry apiserver` always pass the flags' settings)
+   */
+  readonly serviceAccounts?: ServiceAccountSettings;
+  /**
+   * Admission plugins left out (`--disable-admission-plugins`: `LimitRanger`, `ResourceQuota`).
+   * @default none
+   */
+  readonly disabledAdmissionPlugins?: readonly string[];
 }
 
 /** Where `npm run build:ui` writes the dashboard (src/dashboard/vite.config.ts). */
@@ -127,21 +179,69 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
           now: systemClock.now(),
           progress,
         });
+  if (options.clientCaFile !== undefined && pki === undefined) {
+    throw new Error("Cannot use a client CA file without tls: client certificates need https");
+  }
+  // As kubeadm: the admin and each separately run component get a client certificate.
+  const clientCertificates =
+    pki === undefined
+      ? undefined
+      : await ensureClientCertificates({
+          dir: join(dataDir, "pki"),
+          credentials: controlPlaneCredentials,
+          now: systemClock.now(),
+          progress,
+        });
+  const clientCas =
+    pki === undefined
+      ? []
+      : [
+          pki.caCertPem,
+          ...(options.clientCaFile === undefined
+            ? []
+            : readCertificateBundle(options.clientCaFile)),
+        ];
   // Plain http: kubectl sends no credentials to http servers, so everyone is anonymous; the
   // kubeconfig's token only matters to clients that send it anyway.
   const token = pki?.adminToken ?? randomBytes(24).toString("base64url");
-  const tokenUsers =
-    options.tokenAuthFile === undefined
+  const serviceAccountTokens =
+    options.serviceAccounts === undefined
+      ? undefined
+      : await newServiceAccountIssuer(options.serviceAccounts, {
+          pkiDir: join(dataDir, "pki"),
+          clock: systemClock,
+          logger: options.logger,
+          progress,
+        });
+  // Service account tokens are checked against the watch cache of the API server made below.
+  let liveObjects: ObjectReader | undefined;
+  const tokenUsers = [
+    ...(options.tokenAuthFile === undefined
       ? []
       : [
           newStaticTokenAuthenticator(
             parseTokenFile(readFileSync(options.tokenAuthFile, "utf8"), options.tokenAuthFile),
           ),
-        ];
+        ]),
+    ...(serviceAccountTokens === undefined
+      ? []
+      : [
+          serviceAccountTokens.authenticator(
+            (resource, namespace, name) =>
+              liveObjects?.get(resource, namespace, name) as ReturnType<ObjectLookup>,
+          ),
+        ]),
+  ];
   const authenticate: Authenticator =
     pki === undefined
       ? newAnonymousAuthenticator(token, tokenUsers)
-      : newTokenAuthenticator(token, undefined, tokenUsers);
+      : withClientCertificates(
+          newClientCertificateAuthenticator({
+            roots: clientCas.map((pem) => new X509Certificate(pem)),
+            now: () => systemClock.now(),
+          }),
+          newTokenAuthenticator(token, undefined, tokenUsers),
+        );
   const authorizationMode =
     options.authorizationMode ?? (pki === undefined ? "AlwaysAllow" : "RBAC");
 
@@ -159,7 +259,9 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
   const queueingMetrics =
     queueingConfig?.enabled === true ? newQueueingMetrics(metricsRegistry) : undefined;
   const storage: Storage = await openStorage(options.storage, dataDir, options.etcd);
-  const apiServer = await newApiServerOrClose(storage, {
+  const auditLog =
+    options.audit === undefined ? undefined : await openAuditLog(options.audit, options.logger);
+  const apiServer = await newApiServerOrClose(storage, auditLog, {
     storage,
     clock: systemClock,
     random: systemRandom,
@@ -172,6 +274,7 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
     metricsRegistry,
     ...(authorizationMode === "RBAC" ? { authorize: newRbacAuthorizer } : {}),
     dashboardDir: options.dashboardDir ?? defaultDashboardDir,
+    ...(options.podSecurity === undefined ? {} : { podSecurity: options.podSecurity }),
     extraAdmission: (reader) => [
       ...(options.gangAdmission === "strict" ? [newGangAdmission(reader)] : []),
       ...(queueingConfig?.enabled === true
@@ -184,11 +287,26 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
     ...(options.maxMutatingRequestsInFlight === undefined
       ? {}
       : { maxMutatingRequestsInFlight: options.maxMutatingRequestsInFlight }),
+    enablePriorityAndFairness: options.enablePriorityAndFairness ?? true,
+    ...(options.requestTimeoutMs === undefined
+      ? {}
+      : { requestTimeoutMs: options.requestTimeoutMs }),
+    maxWatchesPerUser: options.maxWatchesPerUser ?? 1000,
+    ...(auditLog === undefined || options.audit === undefined
+      ? {}
+      : { audit: { policy: options.audit.policy, sink: auditLog, now: preciseNow } }),
+    ...(serviceAccountTokens === undefined ? {} : { serviceAccountTokens }),
+    serviceAccountAdmission: options.serviceAccounts?.admission === true,
+    ...(options.disabledAdmissionPlugins === undefined
+      ? {}
+      : { disabledAdmissionPlugins: options.disabledAdmissionPlugins }),
   });
+  liveObjects = apiServer.reader;
   const stop = new AbortController();
   const { done } = await apiServer.start(stop.signal);
   done.catch((error: unknown) => options.logger.error("Watch cache failed", { error }));
   await bootstrap(apiServer);
+  if (options.serviceAccounts !== undefined) await ensureDefaultServiceAccounts(apiServer);
   // As kube-apiserver's --etcd-compaction-interval: old revisions go every 5 minutes.
   const compactor = runCompactor(
     { storage, clock: systemClock, logger: options.logger },
@@ -200,7 +318,16 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
     pki === undefined
       ? createServer({ keepAliveTimeout: 65_000 }, apiServer.handler())
       : createTlsServer(
-          { keepAliveTimeout: 65_000, cert: pki.servingCertPem, key: pki.servingKeyPem },
+          {
+            keepAliveTimeout: 65_000,
+            cert: pki.servingCertPem,
+            key: pki.servingKeyPem,
+            // Ask for a client certificate but let token clients in: the x509 authenticator
+            // decides, as kube-apiserver's --client-ca-file does.
+            ca: clientCas,
+            requestCert: true,
+            rejectUnauthorized: false,
+          },
           apiServer.handler(),
         );
   const bindAddress = options.address.replace(/^\[(.*)\]$/, "$1");
@@ -214,6 +341,7 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
     await done.catch(() => undefined);
     await compactor;
     await storage.close();
+    await auditLog?.close();
     throw error;
   }
   const port = (http.address() as AddressInfo).port;
@@ -223,16 +351,19 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
   const url = `${pki === undefined ? "http" : "https"}://${advertised}:${port}`;
   apiServer.setAddress(`${advertised}:${port}`);
   const kubeconfigPath = join(dataDir, "kubeconfig");
-  writeFileSync(
-    kubeconfigPath,
-    renderKubeconfig(
-      pki === undefined
-        ? { server: url, token }
-        : { server: url, token, caData: Buffer.from(pki.caCertPem).toString("base64") },
-    ),
-    { mode: 0o600 },
-  );
-  chmodSync(kubeconfigPath, 0o600);
+  if (pki === undefined || clientCertificates === undefined) {
+    writeFileSync(kubeconfigPath, renderKubeconfig({ server: url, token }), { mode: 0o600 });
+    chmodSync(kubeconfigPath, 0o600);
+  } else {
+    // The admin's kubeconfig authenticates with its certificate; the components' are beside it.
+    writeCredentialKubeconfigs({
+      dataDir,
+      server: url,
+      caPem: pki.caCertPem,
+      credentials: controlPlaneCredentials,
+      certificates: clientCertificates,
+    });
+  }
   options.logger.v(1).info("Listening", { address: `${bound}:${port}`, tls: pki !== undefined });
 
   const stopComponents = new AbortController();
@@ -277,6 +408,8 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
     await done.catch(() => undefined);
     await compactor;
     await storage.close();
+    // The audit log goes last: every request, including the components' last ones, is in it.
+    await auditLog?.close();
   };
   return {
     url,
@@ -288,15 +421,20 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
   };
 }
 
-/** The API server, or the storage closed again when its options are invalid (a RangeError). */
+/**
+ * The API server, or the storage and audit log closed again when its options are invalid (a
+ * RangeError).
+ */
 async function newApiServerOrClose(
   storage: Storage,
+  auditLog: AuditLog | undefined,
   options: ApiServerOptions,
 ): Promise<ApiServer> {
   try {
     return new ApiServer(options);
   } catch (error: unknown) {
     await storage.close();
+    await auditLog?.close();
     throw error;
   }
 }

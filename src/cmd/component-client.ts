@@ -12,6 +12,9 @@ export interface Connection {
   readonly token?: string;
   /** PEM CA of an https server. */
   readonly ca?: string;
+  /** PEM client certificate and key that identify the component to an https server. */
+  readonly cert?: string;
+  readonly key?: string;
   /** Accept any https certificate (a kubeconfig's `insecure-skip-tls-verify`). @default false */
   readonly insecureSkipTlsVerify?: boolean;
 }
@@ -24,6 +27,9 @@ export function newComponentClient(connection: Connection, name: string): HttpCl
     fieldManager: name,
     ...(connection.token === undefined ? {} : { token: connection.token }),
     ...(connection.ca === undefined ? {} : { ca: connection.ca }),
+    ...(connection.cert === undefined || connection.key === undefined
+      ? {}
+      : { cert: connection.cert, key: connection.key }),
     ...(connection.insecureSkipTlsVerify === true ? { insecureSkipTlsVerify: true } : {}),
   });
 }
@@ -37,6 +43,12 @@ export function connectionFromKubeconfig(path: string): Connection {
     ...(config.certificateAuthorityData === undefined
       ? {}
       : { ca: decodeCertificateAuthority(config.certificateAuthorityData) }),
+    ...(config.clientCertificateData === undefined || config.clientKeyData === undefined
+      ? {}
+      : {
+          cert: decodeCertificateAuthority(config.clientCertificateData),
+          key: decodeCertificateAuthority(config.clientKeyData),
+        }),
     ...(config.insecureSkipTlsVerify === true ? { insecureSkipTlsVerify: true } : {}),
   };
 }

@@ -175,7 +175,7 @@ test("gantry scheduler: leads through the kube-scheduler Lease and releases it w
   setMaxListeners(0, stop.signal);
   const io = buffers();
   const running = runSchedulerCommand(
-    ["--kubeconfig", harness.kubeconfigPath, ...fastElection],
+    ["--kubeconfig", harness.kubeconfigPath, "--secure-port", "0", ...fastElection],
     io,
     stop.signal,
   );
@@ -200,7 +200,7 @@ test("gantry controller-manager --leader-elect=false: runs without taking a leas
   setMaxListeners(0, stop.signal);
   const io = buffers();
   const running = runControllerManagerCommand(
-    ["--kubeconfig", harness.kubeconfigPath, "--leader-elect=false"],
+    ["--kubeconfig", harness.kubeconfigPath, "--secure-port", "0", "--leader-elect=false"],
     io,
     stop.signal,
   );

@@ -74,6 +74,7 @@ export async function startComponents(
         clientFor("kube-controller-manager"),
         {
           settings: options.cluster?.controllerManager ?? defaultControllerManagerSettings,
+          ...(connection.ca === undefined ? {} : { rootCa: connection.ca }),
           ...(options.metricsRegistry === undefined
             ? {}
             : { metricsRegistry: options.metricsRegistry }),

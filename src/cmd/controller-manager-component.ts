@@ -7,6 +7,7 @@ import {
 } from "../controllers/index.ts";
 import type { ControllerManagerSettings } from "../kubelet/index.ts";
 import { type Logger, systemClock, systemRandom } from "../util/index.ts";
+import { notifySynced } from "./notify-synced.ts";
 import { settleAll } from "./settle-all.ts";
 
 export interface ControllerManagerComponentOptions {
@@ -14,6 +15,10 @@ export interface ControllerManagerComponentOptions {
   readonly settings: ControllerManagerSettings;
   /** Where the disruption controller's metrics go. @default none */
   readonly metricsRegistry?: Registry;
+  /** The cluster CA (PEM) published as every namespace's `kube-root-ca.crt`. @default "" */
+  readonly rootCa?: string;
+  /** Called once the controllers' informers have synced (its `/readyz`). @default none */
+  readonly onSynced?: () => void;
 }
 
 /**
@@ -41,9 +46,12 @@ export function runControllerManagerComponent(
       ...(options.metricsRegistry === undefined
         ? {}
         : { disruptionMetrics: newDisruptionMetrics(options.metricsRegistry) }),
+      ...(options.rootCa === undefined ? {} : { rootCa: options.rootCa }),
     },
   );
-  return settleAll([manager.start(signal), informers.start(signal)]);
+  const running = settleAll([manager.start(signal), informers.start(signal)]);
+  notifySynced(informers, options.onSynced, signal);
+  return running;
 }
 
 /** The cluster config's `controllerManager:` settings as the controllers' options. */
@@ -61,5 +69,6 @@ export function controllerManagerOptions(
       unhealthyZoneThreshold: settings.unhealthyZoneThreshold,
     },
     podGc: { terminatedPodThreshold: settings.terminatedPodGcThreshold },
+    resourceQuotaSyncPeriodMs: settings.resourceQuotaSyncPeriodMs,
   };
 }

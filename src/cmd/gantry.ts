@@ -4,6 +4,7 @@ import { newJsonLogger } from "../util/index.ts";
 import { startAllInOne } from "./all-in-one.ts";
 import { runApiServerCommand } from "./apiserver-command.ts";
 import { apiServerFlags, apiServerFlagsUsage, apiServerSettings } from "./apiserver-flags.ts";
+import { runCertsCommand } from "./certs-command.ts";
 import { clusterConfigOf } from "./cluster-config-file.ts";
 import type { CommandIo } from "./component-command.ts";
 import { runControllerManagerCommand } from "./controller-manager-command.ts";
@@ -30,6 +31,8 @@ Commands:
         (see 'gantry queueing --help')
   kubelet     Run the emulated nodes of a cluster config against an API server
         (see 'gantry kubelet --help')
+  certs issue --user U [--group G]...: sign a client certificate with the cluster CA of a
+        --tls cluster and write a kubeconfig using it (see 'gantry certs --help')
   node  fail NAME | recover NAME: take an emulated node's kubelet down or bring it back
         (see 'gantry node --help')
   cpus  take | allocate | compare | show: plan CPU pinning as the kubelet's static CPU manager
@@ -135,6 +138,9 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case "up":
       await up(rest);
+      return;
+    case "certs":
+      process.exitCode = await runCertsCommand(rest, processIo);
       return;
     case "node":
       process.exitCode = await runNodeCommand(rest, {

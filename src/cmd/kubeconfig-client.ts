@@ -39,6 +39,12 @@ export function clientForKubeconfig(path: string, component: string): HttpClient
     ...(config.certificateAuthorityData === undefined
       ? {}
       : { ca: decodeCertificateAuthority(config.certificateAuthorityData) }),
+    ...(config.clientCertificateData === undefined || config.clientKeyData === undefined
+      ? {}
+      : {
+          cert: decodeCertificateAuthority(config.clientCertificateData),
+          key: decodeCertificateAuthority(config.clientKeyData),
+        }),
     ...(config.insecureSkipTlsVerify === true ? { insecureSkipTlsVerify: true } : {}),
     requestTimeoutMs: 10_000,
   });

@@ -1,12 +1,15 @@
 import { type Client, newEventBroadcaster, newInformerFactory } from "../client/index.ts";
 import { newQueueing, type QueueingConfig, type QueueingMetrics } from "../queueing/index.ts";
 import { type Logger, systemClock } from "../util/index.ts";
+import { notifySynced } from "./notify-synced.ts";
 import { settleAll } from "./settle-all.ts";
 
 export interface QueueingComponentOptions {
   readonly config: QueueingConfig;
   /** Kueue's metrics, on the registry the API server serves. @default none */
   readonly metrics?: QueueingMetrics;
+  /** Called once the controllers' informers have synced (its `/readyz`). @default none */
+  readonly onSynced?: () => void;
 }
 
 /**
@@ -34,8 +37,10 @@ export function runQueueingComponent(
     },
     options.config,
   );
-  return settleAll([
+  const running = settleAll([
     queueing.start(signal).finally(() => events.shutdown()),
     informers.start(signal),
   ]);
+  notifySynced(informers, options.onSynced, signal);
+  return running;
 }

@@ -4,7 +4,13 @@
  * `LeaderElection` events recorded on the Lease.
  */
 import { hostname } from "node:os";
-import { type Client, newEventBroadcaster, runLeaderElection } from "../client/index.ts";
+import {
+  type Client,
+  type LeaderHealthzAdaptor,
+  type LeaderMetrics,
+  newEventBroadcaster,
+  runLeaderElection,
+} from "../client/index.ts";
 import { type Logger, systemClock, systemRandom } from "../util/index.ts";
 import type { ElectionSettings } from "./leader-election-flags.ts";
 
@@ -18,7 +24,17 @@ export type ElectedOutcome = "stopped" | "lost";
  * rejects with `work`'s error.
  */
 export async function runElected(
-  deps: { readonly client: Client; readonly logger: Logger; readonly component: string },
+  deps: {
+    readonly client: Client;
+    readonly logger: Logger;
+    readonly component: string;
+    /** `leader_election_master_status`. @default none */
+    readonly metrics?: LeaderMetrics;
+    /** The `leaderElection` health check. @default none */
+    readonly watchDog?: LeaderHealthzAdaptor;
+    /** Called when another process is seen holding the lease. @default nothing */
+    readonly onFollowing?: () => void;
+  },
   election: ElectionSettings | undefined,
   work: (signal: AbortSignal) => Promise<void>,
   signal: AbortSignal,
@@ -42,6 +58,8 @@ export async function runElected(
         logger: deps.logger,
         random: systemRandom,
         events: events.recorder({ component: deps.component, host }),
+        ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
+        ...(deps.watchDog === undefined ? {} : { watchDog: deps.watchDog }),
       },
       { ...election, identity },
       {
@@ -50,6 +68,7 @@ export async function runElected(
         onNewLeader: (leader) => {
           if (leader !== "" && leader !== identity) {
             deps.logger.info("New leader elected", { identity: leader });
+            deps.onFollowing?.();
           }
         },
       },

@@ -5,6 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import { type CommandIo, componentFlagsUsage } from "./component-command.ts";
+import { servingUsage } from "./component-serving-flags.ts";
 import { electedFlags, runElectedCommand } from "./elected-command.ts";
 import { leaderElectionUsage, normalizeBoolFlags } from "./leader-election-flags.ts";
 import { runSchedulerComponent } from "./scheduler-component.ts";
@@ -15,6 +16,7 @@ export const schedulerUsage = `Usage: gantry scheduler --kubeconfig FILE [option
 Run the default scheduler (kube-scheduler) against an API server.
 
 ${componentFlagsUsage}
+${servingUsage(10259)}
 ${leaderElectionUsage("kube-scheduler", "kube-system")}`;
 
 /** Runs until `signal` aborts (exit code 0) or the lease is lost (1). */
@@ -35,7 +37,14 @@ export async function runSchedulerCommand(
       command: "scheduler",
       component: "kube-scheduler",
       lease: { name: "kube-scheduler", namespace: "kube-system" },
-      work: (client, logger, leading) => runSchedulerComponent(client, {}, logger, leading),
+      serving: { defaultPort: 10259, syncCheck: "sched-handler-sync" },
+      work: (client, logger, leading, observe) =>
+        runSchedulerComponent(
+          client,
+          { metricsRegistry: observe.metricsRegistry, onSynced: observe.synced },
+          logger,
+          leading,
+        ),
     },
     values,
     io,

@@ -2,11 +2,14 @@ import type { Registry } from "prom-client";
 import { type Client, newInformerFactory } from "../client/index.ts";
 import { defaultProfile, inTreeRegistry, newScheduler } from "../scheduler/index.ts";
 import { type Logger, systemClock, systemRandom } from "../util/index.ts";
+import { notifySynced } from "./notify-synced.ts";
 import { settleAll } from "./settle-all.ts";
 
 export interface SchedulerComponentOptions {
   /** Where the scheduler's metrics go (the API server's `/metrics` registry). @default none */
   readonly metricsRegistry?: Registry;
+  /** Called once the scheduler's informers have synced (its `/readyz`). @default none */
+  readonly onSynced?: () => void;
 }
 
 /**
@@ -33,5 +36,8 @@ export function runSchedulerComponent(
     },
     options.metricsRegistry === undefined ? {} : { metricsRegistry: options.metricsRegistry },
   );
-  return settleAll([scheduler.start(signal), informers.start(signal)]);
+  // The scheduler hands its informers out as it starts, before the factory's sync is awaited.
+  const running = settleAll([scheduler.start(signal), informers.start(signal)]);
+  notifySynced(informers, options.onSynced, signal);
+  return running;
 }

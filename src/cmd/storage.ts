@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import {
+  type EtcdTlsCredentials,
   newMemoryStorage,
   openEtcdStorage,
   openSqliteStorage,
@@ -9,12 +10,17 @@ import {
 
 export type StorageKind = "memory" | "sqlite" | "etcd";
 
-/** Where the etcd backend finds its cluster (`--etcd-endpoints`, `--etcd-prefix`). */
+/**
+ * Where the etcd backend finds its cluster and how it connects (`--etcd-endpoints`,
+ * `--etcd-prefix`, `--etcd-cafile`, `--etcd-certfile`, `--etcd-keyfile`).
+ */
 export interface EtcdSettings {
   /** Client URLs of the members: `http://127.0.0.1:2379`. */
   readonly endpoints: readonly string[];
   /** The key prefix, as kube-apiserver's `--etcd-prefix`. @default "/registry" */
   readonly prefix?: string;
+  /** The files' PEM contents, for https endpoints. @default none */
+  readonly tls?: EtcdTlsCredentials;
 }
 
 /**
@@ -39,6 +45,7 @@ export async function openStorage(
       return openEtcdStorage({
         endpoints: etcd.endpoints,
         ...(etcd.prefix === undefined ? {} : { prefix: etcd.prefix }),
+        ...(etcd.tls === undefined ? {} : { tls: etcd.tls }),
       });
   }
 }

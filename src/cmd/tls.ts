@@ -19,9 +19,9 @@ const caLifetimeMs = 3650 * day;
 /** The serving certificate lives a year, as kubeadm's does. */
 const servingLifetimeMs = 365 * day;
 /** A certificate this close to its end is replaced at start-up. */
-const renewBeforeMs = 30 * day;
+export const renewBeforeMs = 30 * day;
 /** Tolerates clocks a little behind ours on machines that use the certificates. */
-const backdateMs = 5 * 60 * 1000;
+export const backdateMs = 5 * 60 * 1000;
 
 export interface PkiOptions {
   /** The folder holding the files in `pkiFiles` (created with mode 0700 if missing). */
@@ -173,12 +173,14 @@ function replacing(problem: string | undefined): string {
     : ` (replacing the existing one: it is ${problem})`;
 }
 
-interface KeyPair {
+/** A certificate and its private key, in PEM. */
+export interface KeyPair {
   readonly certPem: string;
   readonly keyPem: string;
 }
 
-function readPair(certPath: string, keyPath: string): KeyPair | undefined {
+/** The pair stored in two files, or undefined when either is missing. */
+export function readPair(certPath: string, keyPath: string): KeyPair | undefined {
   if (!existsSync(certPath) || !existsSync(keyPath)) return undefined;
   return { certPem: readFileSync(certPath, "utf8"), keyPem: readFileSync(keyPath, "utf8") };
 }
@@ -209,7 +211,8 @@ function servingDefect(
   return lifetimeDefect(parsed.cert, now);
 }
 
-function parse(pair: KeyPair): { cert: X509Certificate } | string {
+/** The certificate of a pair that matches its key, or why it cannot be used. */
+export function parse(pair: KeyPair): { cert: X509Certificate } | string {
   try {
     const cert = new X509Certificate(pair.certPem);
     if (!cert.checkPrivateKey(createPrivateKey(pair.keyPem))) return "not matching its key";
@@ -219,7 +222,8 @@ function parse(pair: KeyPair): { cert: X509Certificate } | string {
   }
 }
 
-function lifetimeDefect(cert: X509Certificate, now: Date): string | undefined {
+/** Why a certificate must be replaced at `now` (ending within 30 days, or not yet valid). */
+export function lifetimeDefect(cert: X509Certificate, now: Date): string | undefined {
   const notAfter = new Date(cert.validTo).getTime();
   if (notAfter - now.getTime() < renewBeforeMs) return `expiring at ${cert.validTo}`;
   if (new Date(cert.validFrom).getTime() > now.getTime() + backdateMs) {
@@ -236,7 +240,8 @@ function describeSans(sans: SubjectAltNames): string {
   return [...sans.dns, ...sans.ips].join(", ");
 }
 
-async function newRsaKey(): Promise<{ privatePem: string; publicPem: string }> {
+/** A new RSA 2048 key pair (PKCS#1 private, SPKI public), generated off the main thread. */
+export async function newRsaKey(): Promise<{ privatePem: string; publicPem: string }> {
   return new Promise((resolveKey, reject) => {
     generateKeyPair(
       "rsa",
@@ -255,7 +260,7 @@ async function newRsaKey(): Promise<{ privatePem: string; publicPem: string }> {
 }
 
 /** A positive serial number of 16 random bytes, minimally encoded as DER requires. */
-function serialNumber(): string {
+export function serialNumber(): string {
   const bytes = randomBytes(16);
   bytes[0] = (bytes[0] ?? 0) & 0x7f || 0x01;
   return bytes.toString("hex");
@@ -323,16 +328,17 @@ async function newServingCertificate(
 }
 
 /** forge writes PEM with CRLF line ends; files and kubeconfigs read better with LF. */
-function pemOf(cert: forge.pki.Certificate): string {
+export function pemOf(cert: forge.pki.Certificate): string {
   return forge.pki.certificateToPem(cert).replace(/\r\n/g, "\n");
 }
 
 /** Writes a key or token readable by the owner alone, replacing the file in one step. */
-function writeSecret(path: string, text: string): void {
+export function writeSecret(path: string, text: string): void {
   writeAtomically(path, text, 0o600);
 }
 
-function writePublic(path: string, text: string): void {
+/** Writes a certificate readable by everyone, replacing the file in one step. */
+export function writePublic(path: string, text: string): void {
   writeAtomically(path, text, 0o644);
 }
 

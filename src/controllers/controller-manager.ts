@@ -30,6 +30,9 @@ import {
   replicaSetKind,
   replicationControllerKind,
 } from "./replica-set/index.ts";
+import { newResourceQuotaController } from "./resource-quota/index.ts";
+import { newRootCaPublisher } from "./root-ca-publisher/index.ts";
+import { newServiceAccountController } from "./serviceaccount/index.ts";
 import { newStatefulSetController } from "./stateful-set/index.ts";
 
 /**
@@ -52,6 +55,9 @@ export const controllerNames = [
   "leaderworkerset",
   "disruption",
   "clusterrole-aggregation",
+  "resourcequota",
+  "serviceaccount",
+  "root-ca-cert-publisher",
 ] as const;
 
 export type ControllerName = (typeof controllerNames)[number];
@@ -83,6 +89,13 @@ export interface ControllerManagerOptions {
   readonly podGc?: Omit<PodGcControllerOptions, "workers">;
   /** Where the disruption controller reports its metrics. @default nowhere */
   readonly disruptionMetrics?: DisruptionMetrics;
+  /** The full recount period of every ResourceQuota (`--resource-quota-sync-period`). @default 5m */
+  readonly resourceQuotaSyncPeriodMs?: number;
+  /**
+   * The CA bundle (PEM) the root CA publisher writes into every namespace's `kube-root-ca.crt`
+   * (`--root-ca-file`, else the CA of the controller manager's kubeconfig). @default ""
+   */
+  readonly rootCa?: string;
 }
 
 export interface ControllerManager {
@@ -112,6 +125,9 @@ const components: Readonly<Record<ControllerName, string>> = {
   // Upstream's disruption controller records through the manager's "controllermanager" source.
   disruption: "controllermanager",
   "clusterrole-aggregation": "clusterrole-aggregation-controller",
+  resourcequota: "resourcequota-controller",
+  serviceaccount: "serviceaccount-controller",
+  "root-ca-cert-publisher": "root-ca-cert-publisher",
 };
 
 export function newControllerManager(
@@ -181,6 +197,23 @@ export function newControllerManager(
         return newLeaderWorkerSetController({ ...base, logger, events }, common);
       case "clusterrole-aggregation":
         return newClusterRoleAggregationController({ ...base, logger }, common);
+      case "resourcequota":
+        return newResourceQuotaController(
+          { ...base, logger },
+          {
+            ...common,
+            ...(options.resourceQuotaSyncPeriodMs === undefined
+              ? {}
+              : { syncPeriodMs: options.resourceQuotaSyncPeriodMs }),
+          },
+        );
+      case "serviceaccount":
+        return newServiceAccountController({ ...base, logger }, common);
+      case "root-ca-cert-publisher":
+        return newRootCaPublisher(
+          { ...base, logger },
+          { ...common, ...(options.rootCa === undefined ? {} : { rootCa: options.rootCa }) },
+        );
       case "disruption":
         return newDisruptionController(
           {

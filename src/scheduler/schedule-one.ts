@@ -205,6 +205,7 @@ export async function bindingCycle(
     return;
   }
   ctx.logger.v(2).info("Successfully bound pod to node", { pod: info.podInfo.key, node: host });
+  ctx.metrics.observePodAttempt("scheduled", fw.profileName);
   fw.handle.eventRecorder.event(
     assumed,
     "Normal",

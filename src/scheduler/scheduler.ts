@@ -213,6 +213,15 @@ export function newScheduler(deps: SchedulerDeps, options: SchedulerOptions = {}
     options.metricsRegistry === undefined
       ? noSchedulerMetrics
       : newSchedulerMetrics(options.metricsRegistry, {
+          pendingPods: () => {
+            const sets = schedulingQueue.countBy((pod) => pod.metadata.uid);
+            return {
+              active: sets.active.size,
+              backoff: sets.backoff.size,
+              unschedulable: sets.unschedulable.size,
+              gated: sets.gated.size,
+            };
+          },
           pendingPodGroups: () => {
             const sets = schedulingQueue.countBy((pod) => groupRefOf(pod)?.key);
             const out: Record<PendingQueue, number> = {

@@ -106,6 +106,10 @@ export async function handleSchedulingFailure(
 ): Promise<void> {
   const pod = info.podInfo.pod;
   const reason = isRejected(status) ? reasonUnschedulable : reasonSchedulerError;
+  ctx.metrics.observePodAttempt(
+    reason === reasonUnschedulable ? "unschedulable" : "error",
+    fw.profileName,
+  );
   const message = statusMessage(status);
   const fitError = fitErrorOf(status);
   if (fitError !== undefined) {

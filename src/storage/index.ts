@@ -1,5 +1,10 @@
 export { type CompactorDeps, type CompactorOptions, runCompactor } from "./compactor.ts";
-export { type EtcdStorage, type EtcdStorageOptions, openEtcdStorage } from "./etcd/etcd-storage.ts";
+export {
+  type EtcdStorage,
+  type EtcdStorageOptions,
+  type EtcdTlsCredentials,
+  openEtcdStorage,
+} from "./etcd/etcd-storage.ts";
 export {
   type MemoryStorage,
   type MemoryStorageOptions,

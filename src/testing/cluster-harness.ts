@@ -90,6 +90,12 @@ export async function startClusterHarness(
       ...(config.certificateAuthorityData === undefined
         ? {}
         : { ca: decodeCertificateAuthority(config.certificateAuthorityData) }),
+      ...(config.clientCertificateData === undefined || config.clientKeyData === undefined
+        ? {}
+        : {
+            cert: decodeCertificateAuthority(config.clientCertificateData),
+            key: decodeCertificateAuthority(config.clientKeyData),
+          }),
       ...(config.insecureSkipTlsVerify === true ? { insecureSkipTlsVerify: true } : {}),
     });
     clients.push(client);

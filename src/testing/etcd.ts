@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { access, constants, mkdtemp, rm } from "node:fs/promises";
-import { get as httpGet } from "node:http";
+import { get as httpGet, type IncomingMessage } from "node:http";
+import { get as httpsGet } from "node:https";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type EtcdTlsFiles, writeEtcdTlsFiles } from "./etcd-tls.ts";
 
 /** Where Debian's etcd-server package installs the server. */
 const etcdBinary = "/usr/bin/etcd";
@@ -16,12 +18,18 @@ export interface StartEtcdOptions {
   readonly dataDir?: string;
   /** How long to wait for every member to report healthy. @default 30000 */
   readonly timeoutMs?: number;
+  /**
+   * Serve clients over https with client-certificate authentication (`--cert-file`,
+   * `--key-file`, `--trusted-ca-file`, `--client-cert-auth`), with certificates made for the
+   * test under the data dir's `pki/`; peers still talk plain http on loopback. @default false
+   */
+  readonly tls?: boolean;
 }
 
 /** One etcd member process. */
 export interface EtcdMember {
   readonly name: string;
-  /** `http://127.0.0.1:<port>`: the member's client URL. */
+  /** `http://127.0.0.1:<port>` (`https://` with `tls`): the member's client URL. */
   readonly clientUrl: string;
   /** SIGKILLs the member's process group and waits for it to exit. Idempotent. */
   kill(): Promise<void>;
@@ -34,6 +42,8 @@ export interface EtcdCluster extends AsyncDisposable {
   /** Every member's client URL. */
   readonly endpoints: readonly string[];
   readonly members: readonly EtcdMember[];
+  /** The CA, client and serving certificates with `tls`; undefined otherwise. */
+  readonly tls: EtcdTlsFiles | undefined;
   /** Kills every member and removes the temp data dir. Idempotent. */
   close(): Promise<void>;
 }
@@ -57,6 +67,7 @@ export async function startEtcd(options: StartEtcdOptions): Promise<EtcdCluster>
   const owned = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "gantry-etcd-")));
   const token = `gantry-${randomUUID()}`;
+  const tls = options.tls === true ? await writeEtcdTlsFiles(join(dataDir, "pki")) : undefined;
   const specs: MemberSpec[] = [];
   for (let i = 0; i < options.members; i++) {
     specs.push({
@@ -67,7 +78,7 @@ export async function startEtcd(options: StartEtcdOptions): Promise<EtcdCluster>
     });
   }
   const initialCluster = specs.map((s) => `${s.name}=http://127.0.0.1:${s.peerPort}`).join(",");
-  const members = specs.map((spec) => newMember(spec, initialCluster, token, timeoutMs));
+  const members = specs.map((spec) => newMember(spec, initialCluster, token, timeoutMs, tls));
   let closed = false;
   const close = async (): Promise<void> => {
     if (closed) return;
@@ -84,6 +95,7 @@ export async function startEtcd(options: StartEtcdOptions): Promise<EtcdCluster>
   return {
     endpoints: members.map((m) => m.clientUrl),
     members,
+    tls,
     close,
     [Symbol.asyncDispose]: close,
   };
@@ -105,8 +117,9 @@ function newMember(
   initialCluster: string,
   token: string,
   timeoutMs: number,
+  tls: EtcdTlsFiles | undefined,
 ): ManagedMember {
-  const clientUrl = `http://127.0.0.1:${spec.clientPort}`;
+  const clientUrl = `${tls === undefined ? "http" : "https"}://127.0.0.1:${spec.clientPort}`;
   const peerUrl = `http://127.0.0.1:${spec.peerPort}`;
   let child: ChildProcess | undefined;
   let exited: Promise<void> = Promise.resolve();
@@ -129,6 +142,14 @@ function newMember(
         "--election-timeout=500",
         "--logger=zap",
         "--log-level=error",
+        ...(tls === undefined
+          ? []
+          : [
+              `--cert-file=${tls.serverCertFile}`,
+              `--key-file=${tls.serverKeyFile}`,
+              `--trusted-ca-file=${tls.caFile}`,
+              "--client-cert-auth",
+            ]),
       ],
       { detached: true, stdio: ["ignore", "ignore", "pipe"] },
     );
@@ -152,7 +173,7 @@ function newMember(
           `etcd member ${spec.name} exited before it was healthy: ${output.join("").slice(-2000)}`,
         );
       }
-      last = await health(clientUrl);
+      last = await health(clientUrl, tls);
       if (last === "ok") return;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -192,10 +213,14 @@ function newMember(
   };
 }
 
-/** `"ok"` when the member's `/health` says so, otherwise what it said. */
-function health(clientUrl: string): Promise<string> {
+/**
+ * `"ok"` when the member's `/health` says so, otherwise what it said; over https with the
+ * client certificate when the member serves TLS.
+ */
+function health(clientUrl: string, tls: EtcdTlsFiles | undefined): Promise<string> {
   return new Promise((resolve) => {
-    const req = httpGet(`${clientUrl}/health`, { timeout: 1000 }, (res) => {
+    const url = `${clientUrl}/health`;
+    const onResponse = (res: IncomingMessage): void => {
       let body = "";
       res.setEncoding("utf8");
       res.on("data", (chunk: string) => {
@@ -203,7 +228,21 @@ function health(clientUrl: string): Promise<string> {
       });
       res.on("end", () => resolve(res.statusCode === 200 && body.includes('"true"') ? "ok" : body));
       res.on("error", (error) => resolve(String(error)));
-    });
+    };
+    const req =
+      tls === undefined
+        ? httpGet(url, { timeout: 1000 }, onResponse)
+        : httpsGet(
+            url,
+            {
+              timeout: 1000,
+              ca: tls.ca.certPem,
+              cert: tls.client.certPem,
+              key: tls.client.keyPem,
+              agent: false,
+            },
+            onResponse,
+          );
     req.on("timeout", () => req.destroy(new Error("timed out")));
     req.on("error", (error) => resolve(String(error)));
   });

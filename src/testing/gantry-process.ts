@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
@@ -14,7 +14,10 @@ export interface GantryProcess extends AsyncDisposable {
   readonly kubeconfig: string;
   readonly dataDir: string;
   readonly url: string;
-  /** The admin bearer token from the kubeconfig. */
+  /**
+   * The admin bearer token: the kubeconfig's, or with `--tls` (whose kubeconfig authenticates
+   * with the admin's client certificate) the one in DATA_DIR/pki/admin.token.
+   */
   readonly token: string;
   /** The CA certificate (PEM) from the kubeconfig; undefined for plain http. */
   readonly caPem: string | undefined;
@@ -137,7 +140,11 @@ function kubeconfigLine(child: ChildProcess, stderr: string[], timeoutMs: number
   });
 }
 
-/** The server URL, token and CA (PEM, if any) of a kubeconfig `gantry up` wrote. */
+/**
+ * The server URL, admin token and CA (PEM, if any) of a kubeconfig `gantry up` wrote. A
+ * kubeconfig with a client certificate instead of a token (`--tls`) lives beside the `pki/`
+ * folder that holds `admin.token`.
+ */
 export function readKubeconfig(path: string): {
   url: string;
   token: string;
@@ -153,7 +160,10 @@ export function readKubeconfig(path: string): {
     return current;
   };
   const url = field(config, "clusters", 0, "cluster", "server");
-  const token = field(config, "users", 0, "user", "token");
+  const tokenPath = join(dirname(path), "pki", "admin.token");
+  const token =
+    field(config, "users", 0, "user", "token") ??
+    (existsSync(tokenPath) ? readFileSync(tokenPath, "utf8").trim() : undefined);
   const caData = field(config, "clusters", 0, "cluster", "certificate-authority-data");
   if (typeof url !== "string" || typeof token !== "string") {
     throw new Error(`Cannot read the server and token of ${path}`);
@@ -183,16 +193,22 @@ export interface ComponentProcess extends AsyncDisposable {
 /**
  * Starts `gantry <command> --kubeconfig KUBECONFIG ...args` (a component against a running API
  * server). Resolves once the process is spawned; wait for its readiness with `waitForLog` or
- * through the API. Disposing stops it (SIGTERM, then SIGKILL after 10 s).
+ * through the API. Disposing stops it (SIGTERM, then SIGKILL after 10 s). The scheduler,
+ * controller-manager and queueing get `--secure-port 0` (no health and metrics listener, so
+ * copies never fight over upstream's fixed ports) unless `args` give a `--secure-port`.
  */
 export function startComponentProcess(
   command: "scheduler" | "controller-manager" | "queueing" | "kubelet",
   kubeconfig: string,
   args: readonly string[] = [],
 ): ComponentProcess {
+  const serving =
+    command === "kubelet" || args.some((arg) => arg.startsWith("--secure-port"))
+      ? []
+      : ["--secure-port", "0"];
   const child = spawn(
     process.execPath,
-    [join(repoRoot, "bin", "gantry.js"), command, "--kubeconfig", kubeconfig, ...args],
+    [join(repoRoot, "bin", "gantry.js"), command, "--kubeconfig", kubeconfig, ...serving, ...args],
     { cwd: repoRoot, stdio: ["ignore", "ignore", "pipe"] },
   );
   const lines: string[] = [];
@@ -261,13 +277,17 @@ export interface GantryResponse {
 
 /**
  * One request to a gantry (http or https) with node's own clients: `caPem` is the only CA
- * trusted for https, and `token` is sent as a bearer token when given.
+ * trusted for https, `token` is sent as a bearer token when given, and `cert` with `key` is
+ * presented as the client certificate.
  */
 export function requestGantry(
   url: string,
   options: {
     token?: string;
     caPem?: string;
+    /** A PEM client certificate and its key. */
+    cert?: string;
+    key?: string;
     method?: string;
     body?: string;
     headers?: Record<string, string>;
@@ -288,6 +308,9 @@ export function requestGantry(
         timeout: options.timeoutMs ?? 10_000,
         ...(target.protocol === "https:" && options.caPem !== undefined
           ? { ca: options.caPem }
+          : {}),
+        ...(target.protocol === "https:" && options.cert !== undefined
+          ? { cert: options.cert, key: options.key, agent: false }
           : {}),
       },
       (res) => {

@@ -1,3 +1,4 @@
+export { startTestApiServer, type TestApiServer } from "./api-server.ts";
 export { DaemonSetBuilder, makeDaemonSet } from "./builders/daemon-set-builder.ts";
 export { DeploymentBuilder, makeDeployment } from "./builders/deployment-builder.ts";
 export { JobBuilder, makeJob } from "./builders/job-builder.ts";

@@ -6,3 +6,15 @@ export {
   selfSubjectReviewKind,
   type UserInfoStatus,
 } from "./kinds.ts";
+export {
+  type BoundObjectReference,
+  defaultTokenExpirationSeconds,
+  defaultTokenRequest,
+  maxTokenExpirationSeconds,
+  minTokenExpirationSeconds,
+  type TokenRequest,
+  type TokenRequestSpec,
+  type TokenRequestStatus,
+  tokenRequestKind,
+  validateTokenRequest,
+} from "./token-request.ts";

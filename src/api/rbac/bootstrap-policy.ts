@@ -55,6 +55,20 @@ export const schedulerUser = "system:kube-scheduler";
 export const controllerManagerUser = "system:kube-controller-manager";
 export const nodesGroup = "system:nodes";
 export const kueueServiceAccount = { namespace: "kueue-system", name: "kueue-controller-manager" };
+/**
+ * The user `gantry queueing` authenticates as with the client certificate `gantry up --tls`
+ * issues it (Kueue's manager runs as the ServiceAccount above; both are bound to its role).
+ */
+export const queueingUser = "system:gantry-queueing";
+
+/**
+ * What gantry's controller-manager needs beyond upstream's `system:kube-controller-manager`,
+ * which only starts the shared informers and mints per-controller ServiceAccount credentials
+ * (`--use-service-account-credentials`): gantry runs every controller under the one identity,
+ * so this role holds the union of the `system:controller:*` roles of the controllers it runs.
+ */
+export const gantryControllerManagerRole = "gantry:controller-manager";
+const gantryQueueingBinding = "gantry:queueing";
 
 function clusterRole(
   name: string,
@@ -132,6 +146,29 @@ export function nodeRules(): PolicyRule[] {
   ];
 }
 
+/**
+ * The union of upstream's `system:controller:<name>` roles for the controllers gantry's
+ * controller-manager runs: the garbage collector's read, update and delete of everything
+ * (which covers the namespace controller's deletions and the status writes of the workload
+ * controllers), the objects the workload controllers and the root CA publisher create,
+ * evictions by the node lifecycle and taint-eviction controllers, and `escalate` on
+ * ClusterRoles so the clusterrole-aggregation controller can write rules it does not hold.
+ */
+function controllerManagerControllerRules(): PolicyRule[] {
+  return [
+    eventsRule,
+    rule([...read, "update", "patch", "delete", "deletecollection"], ["*"], ["*"]),
+    rule(["create"], [core], ["pods", "pods/binding", "pods/eviction"]),
+    // root-ca-cert-publisher: kube-root-ca.crt in every namespace.
+    rule(["create"], [core], ["configmaps"]),
+    rule(["create"], [apps], ["replicasets", "controllerrevisions"]),
+    rule(["create"], [batch], ["jobs"]),
+    rule(["create"], [scheduling], ["workloads", "podgroups"]),
+    rule(["create"], ["leaderworkerset.x-k8s.io"], ["leaderworkersets"]),
+    rule(["escalate"], [rbacGroup], ["clusterroles"]),
+  ];
+}
+
 /** Every bootstrap ClusterRole, in upstream's order. */
 export function bootstrapClusterRoles(): ClusterRole[] {
   return [
@@ -175,6 +212,17 @@ export function bootstrapClusterRoles(): ClusterRole[] {
     ]),
     clusterRole("system:public-info-viewer", [
       urls(["get"], ["/livez", "/readyz", "/healthz", "/version", "/version/"]),
+    ]),
+    clusterRole("system:service-account-issuer-discovery", [
+      urls(
+        ["get"],
+        [
+          "/.well-known/openid-configuration",
+          "/.well-known/openid-configuration/",
+          "/openid/v1/jwks",
+          "/openid/v1/jwks/",
+        ],
+      ),
     ]),
     clusterRole("admin", [], { aggregateFrom: aggregateToAdmin }),
     clusterRole("edit", [], {
@@ -368,27 +416,16 @@ export function bootstrapClusterRoles(): ClusterRole[] {
       eventsRule,
       rule(["create"], [coordination], ["leases"]),
       rule(["get", "update"], [coordination], ["leases"], ["kube-controller-manager"]),
+      rule(["create"], [core], ["secrets", "serviceaccounts"]),
+      rule(["delete"], [core], ["secrets"]),
+      rule(["get"], [core], ["namespaces", "secrets", "serviceaccounts", "configmaps"]),
+      rule(["update"], [core], ["secrets", "serviceaccounts"]),
       rule(["create"], [authentication], ["tokenreviews"]),
       rule(["create"], [authorization], ["subjectaccessreviews"]),
-      rule(["list", "watch", "get"], ["*"], ["*"]),
-      rule(["update", "patch", "delete", "deletecollection"], ["*"], ["*"]),
-      rule(
-        ["create"],
-        [core],
-        [
-          "pods",
-          "serviceaccounts",
-          "secrets",
-          "serviceaccounts/token",
-          "pods/eviction",
-          "pods/binding",
-        ],
-      ),
-      rule(["create"], [apps], ["replicasets", "controllerrevisions"]),
-      rule(["create"], [batch], ["jobs"]),
-      rule(["create"], [scheduling], ["workloads", "podgroups"]),
-      rule(["create"], ["leaderworkerset.x-k8s.io"], ["leaderworkersets"]),
+      rule(["list", "watch"], ["*"], ["*"]),
+      rule(["create"], [core], ["serviceaccounts/token"]),
     ]),
+    clusterRole(gantryControllerManagerRole, controllerManagerControllerRules()),
     clusterRole("system:node", nodeRules()),
     clusterRole("system:kueue-manager", [
       eventsRule,
@@ -417,7 +454,13 @@ export function bootstrapClusterRoleBindings(): ClusterRoleBinding[] {
       group("system:authenticated"),
       group("system:unauthenticated"),
     ]),
+    binding("system:service-account-issuer-discovery", "system:service-account-issuer-discovery", [
+      group("system:serviceaccounts"),
+    ]),
     binding(controllerManagerUser, controllerManagerUser, [user(controllerManagerUser)]),
+    binding(gantryControllerManagerRole, gantryControllerManagerRole, [
+      user(controllerManagerUser),
+    ]),
     binding(schedulerUser, schedulerUser, [user(schedulerUser)]),
     binding("system:node", "system:node", [group(nodesGroup)]),
     binding("system:kueue-manager", "system:kueue-manager", [
@@ -427,5 +470,6 @@ export function bootstrapClusterRoleBindings(): ClusterRoleBinding[] {
         namespace: kueueServiceAccount.namespace,
       },
     ]),
+    binding(gantryQueueingBinding, "system:kueue-manager", [user(queueingUser)]),
   ];
 }

@@ -7,9 +7,11 @@ export {
   bootstrapClusterRoleBindings,
   bootstrapClusterRoles,
   controllerManagerUser,
+  gantryControllerManagerRole,
   kueueServiceAccount,
   nodeRules,
   nodesGroup,
+  queueingUser,
   schedulerUser,
 } from "./bootstrap-policy.ts";
 export {

@@ -27,10 +27,22 @@ export interface AdmissionAttributes {
   readonly userInfo: UserInfo;
 }
 
-/** An admission plugin's verdict. Denials carry the ApiError the client receives. */
+/**
+ * An admission plugin's verdict. Denials carry the ApiError the client receives. Either may carry
+ * audit annotations (keys already prefixed with the plugin's domain, as upstream records them:
+ * `pod-security.kubernetes.io/enforce-policy`), for the request's audit event.
+ */
 export type AdmissionDecision =
-  | { readonly allowed: true; readonly warnings?: readonly string[] }
-  | { readonly allowed: false; readonly error: ApiError };
+  | {
+      readonly allowed: true;
+      readonly warnings?: readonly string[];
+      readonly auditAnnotations?: Readonly<Record<string, string>>;
+    }
+  | {
+      readonly allowed: false;
+      readonly error: ApiError;
+      readonly auditAnnotations?: Readonly<Record<string, string>>;
+    };
 
 export const admit: AdmissionDecision = { allowed: true };
 
@@ -68,22 +80,42 @@ export class AdmissionChain {
     this.#plugins = plugins;
   }
 
-  async mutate(attributes: AdmissionAttributes, warnings: string[]): Promise<void> {
+  /**
+   * Runs every plugin's `mutate`. Warnings go to `warnings`; audit annotations, when the caller
+   * collects them, to `auditAnnotations` (also those of a denial, before it is thrown).
+   */
+  async mutate(
+    attributes: AdmissionAttributes,
+    warnings: string[],
+    auditAnnotations?: Record<string, string>,
+  ): Promise<void> {
     for (const plugin of this.#plugins) {
       if (plugin.mutate === undefined || !plugin.handles(attributes)) continue;
-      record(await plugin.mutate(attributes), warnings);
+      record(await plugin.mutate(attributes), warnings, auditAnnotations);
     }
   }
 
-  async validate(attributes: AdmissionAttributes, warnings: string[]): Promise<void> {
+  /** Runs every plugin's `validate`, collecting as `mutate` does. */
+  async validate(
+    attributes: AdmissionAttributes,
+    warnings: string[],
+    auditAnnotations?: Record<string, string>,
+  ): Promise<void> {
     for (const plugin of this.#plugins) {
       if (plugin.validate === undefined || !plugin.handles(attributes)) continue;
-      record(await plugin.validate(attributes), warnings);
+      record(await plugin.validate(attributes), warnings, auditAnnotations);
     }
   }
 }
 
-function record(decision: AdmissionDecision, warnings: string[]): void {
+function record(
+  decision: AdmissionDecision,
+  warnings: string[],
+  auditAnnotations: Record<string, string> | undefined,
+): void {
+  if (auditAnnotations !== undefined && decision.auditAnnotations !== undefined) {
+    Object.assign(auditAnnotations, decision.auditAnnotations);
+  }
   if (!decision.allowed) throw decision.error;
   if (decision.warnings !== undefined) warnings.push(...decision.warnings);
 }

@@ -9,3 +9,9 @@ export {
   type UserInfo,
 } from "./admission.ts";
 export { newGangAdmission } from "./plugins/gang-admission.ts";
+export {
+  defaultPodSecurityConfiguration,
+  newPodSecurity,
+  type PodSecurityConfiguration,
+  parsePodSecurityConfiguration,
+} from "./plugins/pod-security/index.ts";

@@ -39,6 +39,15 @@ export function subresourcesOf(store: Store): SubresourceInfo[] {
       case "finalize":
         out.push({ name, kind: d.kind, verbs: ["update"] });
         break;
+      case "token":
+        out.push({
+          name,
+          group: "authentication.k8s.io",
+          version: "v1",
+          kind: "TokenRequest",
+          verbs: ["create"],
+        });
+        break;
       default:
         out.push({ name, kind: d.kind, verbs: ["get"] });
     }

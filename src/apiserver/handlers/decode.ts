@@ -80,6 +80,7 @@ export async function decodeObject(
   );
   const obj = asObject(raw);
   pruneOrReject(definition, obj, fieldValidationOf(scope.query), scope.warnings);
+  scope.audit?.logRequestObject(obj);
   return obj;
 }
 
@@ -112,5 +113,6 @@ export async function readJsonObject(deps: HandlerDeps, scope: RequestScope): Pr
       ? {}
       : decodeObjectBody(body, scope.req.headers["content-type"], deps.protobuf);
   if (!isPlainObject(value)) throw badRequest("the request body must be a JSON object");
+  scope.audit?.logRequestObject(value);
   return value as JsonObject;
 }

@@ -50,6 +50,7 @@ export async function handlePatch(
   if (media === applyPatch) {
     const force = parseGoBool(query.get("force")) === true;
     const applied = parseYamlBody(body);
+    scope.audit?.logRequestPatch(applied);
     if (!isPlainObject(applied)) throw badRequest("the apply configuration must be an object");
     checkTypeMeta(definition, applied);
     decodeTyped(definition, structuredClone(applied), typed);
@@ -97,6 +98,7 @@ export async function handlePatch(
   }
 
   const patch = media === jsonPatch ? parseJson(body) : parseJson(body);
+  scope.audit?.logRequestPatch(patch);
   if (media !== jsonPatch && !isPlainObject(patch)) {
     throw badRequest("the patch must be a JSON object");
   }

@@ -63,6 +63,30 @@ export interface RequestScope {
   readonly store: Store;
   readonly user: UserInfo;
   readonly warnings: string[];
+  /** The audit side of the request, when its audit level is above None. @default undefined */
+  readonly audit?: RequestAudit | undefined;
+  /**
+   * Aborts when the request's deadline (`--request-timeout`) passes; set for writes only.
+   * @default undefined
+   */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * What handlers tell the audit log about a request (upstream's `audit.LogRequestObject` and
+ * `audit.LogRequestPatch`). Calls are cheap no-ops below the levels that record them.
+ */
+export interface RequestAudit {
+  /**
+   * The decoded request object (create, update, DeleteOptions, subresource bodies): its metadata
+   * completes the event's objectRef at every level; at Request and RequestResponse a snapshot of
+   * it is the event's `requestObject`. The object may change afterwards.
+   */
+  logRequestObject(object: Readonly<Record<string, unknown>>): void;
+  /** A patch body, recorded as `requestObject` at Request and RequestResponse. */
+  logRequestPatch(patch: unknown): void;
+  /** Annotations for the event; admission decisions' `auditAnnotations` are added here. */
+  readonly annotations: Record<string, string>;
 }
 
 /** Upstream's `apiVersion` for a store's kind. */

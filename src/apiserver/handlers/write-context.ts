@@ -132,6 +132,8 @@ export function writeContextOf(
     fieldManager: fieldManagerOf(scope),
     warnings: scope.warnings,
     subresource,
+    auditAnnotations: scope.audit?.annotations,
+    signal: scope.signal,
   };
 }
 

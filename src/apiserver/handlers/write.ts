@@ -128,7 +128,13 @@ async function readDeleteOptions(deps: HandlerDeps, scope: RequestScope) {
     checkObjectMediaType(contentType);
     raw = decodeObjectBody(body, contentType, deps.protobuf);
   }
-  return deleteOptionsOf(scope.query, raw);
+  const options = deleteOptionsOf(scope.query, raw);
+  scope.audit?.logRequestObject({
+    kind: "DeleteOptions",
+    apiVersion: "meta.k8s.io/v1",
+    ...options,
+  });
+  return options;
 }
 
 /** The body's namespace must be empty or match the URL's. */

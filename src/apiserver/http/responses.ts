@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { type ApiError, asApiError, serviceUnavailable } from "../../api/index.ts";
+import { type ApiError, asApiError, serviceUnavailable, timeout } from "../../api/index.ts";
 import { StorageError } from "../../storage/index.ts";
 
 /** Headers every API response carries. */
@@ -86,10 +86,16 @@ export function writeError(
   return apiError;
 }
 
-/** Storage that cannot be reached (etcd down) is a 503 whose message says what to check. */
+/**
+ * Storage that did not answer in time (etcd down or unreachable) is a 504 Timeout, as upstream
+ * answers a request whose storage call outlives its deadline, with a message that says what to
+ * check; storage closed by a shutdown is a 503.
+ */
 function storageUnavailable(error: unknown): unknown {
   if (error instanceof StorageError && error.reason === "Unavailable") {
-    return serviceUnavailable(error.message);
+    return error.message.endsWith("(storage is closed)")
+      ? serviceUnavailable(error.message)
+      : timeout(`Timeout: ${error.message}`);
   }
   return error;
 }

@@ -27,6 +27,7 @@ export { podGroupPrinter, podGroupStatus, workloadPrinter } from "./gantry.ts";
 export { humanAge, humanDuration } from "./human-duration.ts";
 export { nodePrinter, nodeRoles } from "./node.ts";
 export { podPrinter, printPodRow } from "./pod.ts";
+export { limitRangePrinter, resourceQuotaPrinter } from "./quota.ts";
 export { builtInPrinters, printerFor, printerKey } from "./registry.ts";
 export {
   type ApiObject,

@@ -14,6 +14,8 @@ const expectedKeys = [
   "/serviceaccounts",
   "/events",
   "/replicationcontrollers",
+  "/resourcequotas",
+  "/limitranges",
   "apps/deployments",
   "apps/replicasets",
   "apps/statefulsets",

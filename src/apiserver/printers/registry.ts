@@ -24,6 +24,7 @@ import { eventPrinter } from "./event.ts";
 import { podGroupPrinter, workloadPrinter } from "./gantry.ts";
 import { nodePrinter } from "./node.ts";
 import { podPrinter } from "./pod.ts";
+import { limitRangePrinter, resourceQuotaPrinter } from "./quota.ts";
 import { clusterRoleBindingPrinter, roleBindingPrinter, rolePrinter } from "./rbac.ts";
 import type { TablePrinter } from "./table.ts";
 
@@ -48,6 +49,8 @@ export function builtInPrinters(): ReadonlyMap<string, TablePrinter> {
     ["/serviceaccounts", serviceAccountPrinter],
     ["/events", eventPrinter],
     ["/replicationcontrollers", replicationControllerPrinter],
+    ["/resourcequotas", resourceQuotaPrinter],
+    ["/limitranges", limitRangePrinter],
     ["apps/deployments", deploymentPrinter],
     ["apps/replicasets", replicaSetPrinter],
     ["apps/statefulsets", statefulSetPrinter],

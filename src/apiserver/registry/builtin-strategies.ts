@@ -52,6 +52,7 @@ export function builtInStrategies(deps: {
     ["/pods", podStrategy(deps.qosClassOf, deps.defaultTolerations)],
     ["/namespaces", namespaceStrategy],
     ["/nodes", { keepsStatusOnCreate: true, subresources: ["proxy"] }],
+    ["/serviceaccounts", { subresources: ["token"] }],
     ["batch/jobs", job],
   ]);
 }

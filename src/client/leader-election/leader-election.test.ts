@@ -8,8 +8,10 @@ import { discardLogger, type Random, rfc3339Micro } from "../../util/index.ts";
 import { type Client, leasesResource } from "../client.ts";
 import { TransportError } from "../errors.ts";
 import type { EventRecorder } from "../events/broadcaster.ts";
+import { newLeaderHealthzAdaptor } from "./healthz-adaptor.ts";
 import {
   type LeaderElectionConfig,
+  type LeaderElectionDeps,
   runLeaderElection,
   validateLeaderElectionConfig,
 } from "./leader-election.ts";
@@ -86,7 +88,11 @@ describe("leader election against an API server", { timeout: 60_000 }, () => {
     const clock = new FakeClock();
     const clients: TestClient[] = [];
     const candidates: Candidate[] = [];
-    const start = (identity: string, events?: EventRecorder): Candidate => {
+    const start = (
+      identity: string,
+      events?: EventRecorder,
+      observers: Pick<LeaderElectionDeps, "metrics" | "watchDog"> = {},
+    ): Candidate => {
       const test = countingClient(harness.client);
       clients.push(test);
       const stop = new AbortController();
@@ -106,6 +112,7 @@ describe("leader election against an API server", { timeout: 60_000 }, () => {
           logger: discardLogger,
           random: noJitter,
           ...(events === undefined ? {} : { events }),
+          ...observers,
         },
         { namespace: "default", name, identity, ...timings, ...extra },
         {
@@ -273,6 +280,61 @@ describe("leader election against an API server", { timeout: 60_000 }, () => {
         ["Lease", e.name, "LeaderElection", "host-a_1 stopped leading"],
       ],
     );
+  });
+
+  test("runLeaderElection: switches the leader metric off at start, on when leading, off when leading ends", async () => {
+    const e = election();
+    const recorder = () => {
+      const switched: string[] = [];
+      return {
+        switched,
+        metrics: {
+          leaderOn: (name: string) => switched.push(`on ${name}`),
+          leaderOff: (name: string) => switched.push(`off ${name}`),
+        },
+      };
+    };
+    const leader = recorder();
+    const follower = recorder();
+    const a = e.start("host-a_1", undefined, { metrics: leader.metrics });
+    await eventually(() => assert.ok(a.leading, "candidate a should lead"));
+    const b = e.start("host-b_2", undefined, { metrics: follower.metrics });
+    await e.quiet();
+    assert.deepEqual(leader.switched, [`off ${e.name}`, `on ${e.name}`]);
+    assert.deepEqual(follower.switched, [`off ${e.name}`], "a follower reports 0");
+    a.stop.abort();
+    await a.done;
+    assert.deepEqual(leader.switched, [`off ${e.name}`, `on ${e.name}`, `off ${e.name}`]);
+    b.stop.abort();
+    await e.stopAll();
+  });
+
+  test("runLeaderElection: the leaderElection check fails only on a leader whose renewals are overdue", async () => {
+    const e = election({ releaseOnCancel: false });
+    const leaderCheck = newLeaderHealthzAdaptor(1000);
+    const followerCheck = newLeaderHealthzAdaptor(1000);
+    assert.equal(leaderCheck.check(), undefined, "healthy before the election starts");
+    const a = e.start("host-a_1", undefined, { watchDog: leaderCheck });
+    await eventually(() => assert.ok(a.leading, "candidate a should lead"));
+    const b = e.start("host-b_2", undefined, { watchDog: followerCheck });
+    await e.quiet();
+    await e.advance(4000);
+    assert.equal(b.leading, false, "b follows");
+    assert.equal(followerCheck.check(), undefined, "a follower is healthy");
+    assert.equal(leaderCheck.check(), undefined, "a leader that renews is healthy");
+    const client = e.clients[0];
+    assert.ok(client !== undefined, "the leader has a client");
+    client.partitioned = true;
+    // The renew deadline (10 s) ends a's leading, but its last renewal stays the one it saw.
+    await e.advance(15_000);
+    assert.equal(leaderCheck.check(), undefined, "within the lease duration plus tolerance");
+    await e.advance(2000);
+    assert.equal(
+      leaderCheck.check(),
+      `failed election to renew leadership on lease ${e.name}`,
+      "overdue past 15 s + 1 s",
+    );
+    await e.stopAll();
   });
 
   test("runLeaderElection: ends without leading when stopped while another holds the lease", async () => {

@@ -23,6 +23,7 @@ import {
 import { type Client, leasesResource } from "../client.ts";
 import { isNotFound } from "../errors.ts";
 import { type EventRecorder, referenceTo } from "../events/broadcaster.ts";
+import type { LeaderElectionChecker, LeaderHealthzAdaptor } from "./healthz-adaptor.ts";
 import { type ElectionRecord, freshRecord, LeaseLock } from "./lease-lock.ts";
 
 /** client-go's `JitterFactor`: a candidate retries after 1 to 2.2 retry periods. */
@@ -36,6 +37,19 @@ export interface LeaderElectionDeps {
   readonly random: Random;
   /** Where the `LeaderElection` events ("ID became leader", "ID stopped leading") go. @default none */
   readonly events?: EventRecorder;
+  /** Told whether this process leads, by lease name (`leader_election_master_status`). @default none */
+  readonly metrics?: LeaderMetrics;
+  /** The `leaderElection` health check to tie to this election (client-go's WatchDog). @default none */
+  readonly watchDog?: LeaderHealthzAdaptor;
+}
+
+/**
+ * client-go's leader metrics switch: off when the election starts, on once the lease is
+ * acquired, off again when leading ends. Calls are cheap and never throw.
+ */
+export interface LeaderMetrics {
+  leaderOn(name: string): void;
+  leaderOff(name: string): void;
 }
 
 export interface LeaderElectionConfig {
@@ -107,6 +121,8 @@ export async function runLeaderElection(
 ): Promise<void> {
   validateLeaderElectionConfig(config);
   const elector = new Elector(deps, config, callbacks);
+  deps.metrics?.leaderOff(config.name);
+  deps.watchDog?.setLeaderElection(elector);
   try {
     if (!(await elector.acquire(signal))) return;
     const leading = new AbortController();
@@ -144,7 +160,7 @@ export async function runLeaderElection(
 }
 
 /** The bookkeeping of one candidate: what it last saw of the record, and when. */
-class Elector {
+class Elector implements LeaderElectionChecker {
   readonly #deps: LeaderElectionDeps;
   readonly #config: LeaderElectionConfig;
   readonly #callbacks: LeaderCallbacks;
@@ -177,6 +193,7 @@ class Elector {
       const acquired = await this.#tryAcquireOrRenew(signal);
       this.#maybeReportTransition();
       if (acquired) {
+        this.#deps.metrics?.leaderOn(this.#config.name);
         this.#recordEvent("became leader");
         this.#deps.logger.info(`successfully acquired lease ${lease}`);
         return true;
@@ -213,8 +230,22 @@ class Elector {
         }
       }
     } finally {
+      this.#deps.metrics?.leaderOff(this.#config.name);
       this.#recordEvent("stopped leading");
     }
+  }
+
+  /**
+   * client-go's `Check`: a follower is fine; a leader fails once it last saw its own renewal
+   * longer ago than the lease duration plus `maxTolerableExpiredLeaseMs`.
+   */
+  check(maxTolerableExpiredLeaseMs: number): string | undefined {
+    if (!this.#isLeader()) return undefined;
+    const sinceMs = this.#deps.clock.now().getTime() - this.#observedAt;
+    if (sinceMs > this.#config.leaseDurationMs + maxTolerableExpiredLeaseMs) {
+      return `failed election to renew leadership on lease ${this.#config.name}`;
+    }
+    return undefined;
   }
 
   /** Gives the lease up if we hold it: holder "", 1 s duration, transitions kept. */

@@ -118,6 +118,9 @@ export const fixtureBodies: Readonly<Record<string, Record<string, unknown>>> = 
     type: "Normal",
     count: 1,
   },
+  "v1/limitranges": {
+    spec: { limits: [{ type: "Container", default: { cpu: "500m" }, max: { cpu: "2" } }] },
+  },
   "v1/namespaces": { metadata: { labels: { team: "a" } } },
   "v1/nodes": {
     metadata: { labels: { zone: "a" } },
@@ -130,6 +133,7 @@ export const fixtureBodies: Readonly<Record<string, Record<string, unknown>>> = 
   "v1/replicationcontrollers": {
     spec: { replicas: 1, selector: { app: "fuzz" }, template: podTemplate },
   },
+  "v1/resourcequotas": { spec: { hard: { pods: "100", "requests.cpu": "100" } } },
   "v1/secrets": { type: "Opaque", data: { token: "c2VjcmV0" } },
   "v1/serviceaccounts": { automountServiceAccountToken: false },
   "v1/services": {

@@ -102,9 +102,12 @@ function baseBody(route: DiscoveredResource, target: Target | undefined, verb: s
 function typedPaths(route: DiscoveredResource, body: Json): (string | number)[][] {
   const ignored =
     route.subresource === "status" ? "spec" : route.subresource === "" ? "status" : "";
+  // A ControllerRevision's `data` is a RawExtension: any JSON is accepted there, as upstream.
+  const rawData = route.resource === "controllerrevisions";
   return pathsOf(body).filter(
     (p) =>
       p[0] !== ignored &&
+      !(rawData && p[0] === "data") &&
       !(p[0] === "metadata" && (p[1] === "managedFields" || p[1] === "creationTimestamp")),
   );
 }

@@ -13,6 +13,7 @@ import {
   namespacesResource,
   newClient,
   podsResource,
+  serviceAccountsResource,
 } from "../../client/index.ts";
 import { eventually } from "../../testing/eventually.ts";
 import { startComponentProcess, startGantry } from "../../testing/gantry-process.ts";
@@ -58,6 +59,13 @@ test("gantry scheduler: one of two copies leads; after the leader is killed the 
       apiVersion: "v1",
       kind: "Namespace",
       metadata: { name: namespace },
+    });
+    // No controller-manager runs here to make the namespace's `default` ServiceAccount, which
+    // the ServiceAccount admission plugin requires of every pod, as upstream's does.
+    await client.create(serviceAccountsResource, {
+      apiVersion: "v1",
+      kind: "ServiceAccount",
+      metadata: { name: "default", namespace },
     });
 
     // Every version of the Lease and every node a pod was seen on, as they happen.

@@ -195,10 +195,15 @@ describe("python3-kubernetes 22.6 against gantry up --tls", () => {
     await gantry[Symbol.asyncDispose]();
   });
 
-  test("load_kube_config: https with the kubeconfig's CA and token lists, creates and reads", async () => {
+  test("load_kube_config: https with the kubeconfig's CA and client certificate lists, creates and reads", async () => {
     const result = await runScript("tls_smoke.py", [gantry.kubeconfig]);
     assert.deepEqual(result, {
-      configuration: { host: gantry.url, verify_ssl: true, has_ca: true },
+      configuration: {
+        host: gantry.url,
+        verify_ssl: true,
+        has_ca: true,
+        has_client_certificate: true,
+      },
       namespaces: ["default", "kube-node-lease", "kube-public", "kube-system"],
       configmap: { secure: "yes" },
       wrong_token: {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -16,8 +16,22 @@ describe("gantry up --tls with RBAC and a token file", () => {
   );
 
   const admin = (args: string[], version = "1.33") => kubectl(gantry, version, args);
+  /**
+   * A token user's kubeconfig: the admin's cluster with the token as the user. (`--token` beside
+   * the admin kubeconfig would not do: kubectl would still present the admin's client
+   * certificate, which the API server's x509 authenticator checks before any token.)
+   */
+  const tokenKubeconfig = (token: string): string => {
+    const path = join(scratch, `${token}.kubeconfig`);
+    const admin = readFileSync(gantry.kubeconfig, "utf8");
+    writeFileSync(
+      path,
+      admin.replace(/client-certificate-data: .*\n\s*client-key-data: .*/, `token: ${token}`),
+    );
+    return path;
+  };
   const as = (token: string, args: string[], version = "1.33") =>
-    kubectl(gantry, version, ["--token", token, ...args]);
+    kubectl({ kubeconfig: tokenKubeconfig(token), dataDir: gantry.dataDir }, version, args);
   const ok = async (run: Promise<{ code: number; stdout: string; stderr: string }>) => {
     const result = await run;
     assert.equal(result.code, 0, result.stderr);

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
+import { X509Certificate } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { loadKubeconfig } from "../../client/index.ts";
 import {
   type GantryProcess,
   kubectl,
@@ -49,16 +51,46 @@ describe("gantry up --tls", () => {
     return path;
   };
 
-  test("kubeconfig: https server, the CA's data and the admin token, no insecure flag", () => {
+  test("kubeconfig: https server, the CA's data and the admin's client certificate, no insecure flag", () => {
     const text = readFileSync(gantry.kubeconfig, "utf8");
     assert.match(gantry.url, /^https:\/\/127\.0\.0\.1:\d+$/);
     assert.doesNotMatch(text, /insecure-skip-tls-verify/);
+    assert.doesNotMatch(text, /token:/);
     const ca = readFileSync(join(gantry.dataDir, "pki", "ca.crt"), "utf8");
     assert.equal(gantry.caPem, ca);
+    const config = loadKubeconfig(text);
+    const cert = Buffer.from(config.clientCertificateData ?? "", "base64").toString();
+    assert.equal(cert, readFileSync(join(gantry.dataDir, "pki", "admin.crt"), "utf8"));
+    assert.deepEqual(
+      new X509Certificate(cert).toLegacyObject().subject,
+      Object.assign(Object.create(null), { O: "system:masters", CN: "kubernetes-admin" }),
+    );
     assert.equal(
       gantry.token,
       readFileSync(join(gantry.dataDir, "pki", "admin.token"), "utf8").trim(),
     );
+  });
+
+  test("kubectl 1.33 auth whoami: the certificate's kubernetes-admin in system:masters", async () => {
+    const result = await kubectl(gantry, "1.33", ["auth", "whoami"]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /Username\s+kubernetes-admin\n/);
+    assert.match(result.stdout, /Groups\s+\[system:masters system:authenticated\]/);
+  });
+
+  // kubectl 1.27's whoami asks authentication.k8s.io/v1beta1, which gantry does not serve.
+  test("kubectl 1.27 with the certificate kubeconfig may do anything (system:masters)", async () => {
+    const result = await kubectl(gantry, "1.27", ["auth", "can-i", "*", "*"]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout.trim(), "yes");
+  });
+
+  test("requestGantry: the admin bearer token still works (the in-process components use it)", async () => {
+    const res = await requestGantry(`${gantry.url}/api/v1/namespaces/default`, {
+      ...(gantry.caPem === undefined ? {} : { caPem: gantry.caPem }),
+      token: gantry.token,
+    });
+    assert.equal(res.status, 200, res.body);
   });
 
   test("kubectl 1.33 lists namespaces with the generated kubeconfig", async () => {
@@ -96,7 +128,11 @@ describe("gantry up --tls", () => {
   }
 
   test("kubectl 1.33 with a wrong token prints the upstream login error", async () => {
-    const kubeconfig = kubeconfigWith("wrong-token", /token: .*/, "token: not-the-token");
+    const kubeconfig = kubeconfigWith(
+      "wrong-token",
+      /client-certificate-data: .*\n\s*client-key-data: .*/,
+      "token: not-the-token",
+    );
     const result = await kubectl({ kubeconfig, dataDir: scratch }, "1.33", ["get", "ns"]);
     assert.notEqual(result.code, 0);
     // Discovery fails first; client-go words a 401 there as against kube-apiserver.

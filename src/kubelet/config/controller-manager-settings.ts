@@ -1,7 +1,8 @@
 /**
  * The cluster config's `controllerManager:` section: the kube-controller-manager settings that
  * decide how fast a failed emulated node is noticed and emptied (the node lifecycle
- * controller's --node-* flags, the pod garbage collector's threshold). Names follow
+ * controller's --node-* flags, the pod garbage collector's threshold) and how often every
+ * ResourceQuota is recounted (--resource-quota-sync-period). Names follow
  * `KubeControllerManagerConfiguration`; durations are Go duration strings in the file and
  * milliseconds here.
  */
@@ -32,6 +33,8 @@ export interface ControllerManagerSettings {
   readonly unhealthyZoneThreshold: number;
   /** Terminated pods kept before the oldest are deleted; 0 keeps all (--terminated-pod-gc-threshold). */
   readonly terminatedPodGcThreshold: number;
+  /** How often every ResourceQuota's usage is recounted in full (--resource-quota-sync-period). */
+  readonly resourceQuotaSyncPeriodMs: number;
 }
 
 /** kube-controller-manager's defaults (1.32+: the grace period went from 40 s to 50 s). */
@@ -44,6 +47,7 @@ export const defaultControllerManagerSettings: ControllerManagerSettings = Objec
   largeClusterSizeThreshold: 50,
   unhealthyZoneThreshold: 0.55,
   terminatedPodGcThreshold: 12_500,
+  resourceQuotaSyncPeriodMs: 300_000,
 });
 
 /** The keys a `controllerManager:` section may hold. */
@@ -56,12 +60,14 @@ export const controllerManagerFields = [
   "largeClusterSizeThreshold",
   "unhealthyZoneThreshold",
   "terminatedPodGCThreshold",
+  "resourceQuotaSyncPeriod",
 ] as const;
 
 const durationFields = {
   nodeMonitorPeriod: "nodeMonitorPeriodMs",
   nodeMonitorGracePeriod: "nodeMonitorGracePeriodMs",
   nodeStartupGracePeriod: "nodeStartupGracePeriodMs",
+  resourceQuotaSyncPeriod: "resourceQuotaSyncPeriodMs",
 } as const;
 
 function readNumber(

@@ -1,3 +1,5 @@
+import { X509Certificate } from "node:crypto";
+import { createSecureContext } from "node:tls";
 import {
   Etcd3,
   type IDuplexStream,
@@ -7,14 +9,32 @@ import {
   type KVClient,
 } from "etcd3";
 import { StorageError, type StorageKey } from "../storage.ts";
-import { briefMessage, classifyEtcdError, type EtcdFailure } from "./errors.ts";
+import { briefMessage, classifyEtcdError, type EtcdFailure, isTlsFailure } from "./errors.ts";
 
 /** gRPC call options (a deadline), as the etcd3 client takes them. */
 export type CallOptions = NonNullable<Parameters<KVClient["range"]>[1]>;
 
+/**
+ * TLS material for `https://` members, as kube-apiserver's `--etcd-cafile`, `--etcd-certfile`
+ * and `--etcd-keyfile` give it: used for every member, by every request, watch and compaction.
+ */
+export interface EtcdTlsCredentials {
+  /**
+   * PEM CA certificates trusted for the members' serving certificates.
+   * @default Node's trusted roots (its bundled CAs and NODE_EXTRA_CA_CERTS)
+   */
+  readonly caPem?: string;
+  /** The PEM client certificate (chain) shown to members with `--client-cert-auth`; with `keyPem`. */
+  readonly certPem?: string;
+  /** The client certificate's PEM private key; with `certPem`. */
+  readonly keyPem?: string;
+}
+
 export interface EtcdConnectionOptions {
   readonly endpoints: readonly string[];
   readonly requestTimeoutMs: number;
+  /** TLS for `https://` endpoints; every endpoint must then be `https://`. @default none */
+  readonly tls?: EtcdTlsCredentials;
 }
 
 /** Whether a request changes etcd: a write is retried only when it surely was not sent. */
@@ -80,16 +100,73 @@ const grpcOptions = {
 
 const maxRetryDelayMs = 500;
 
+/** Whether `pem` holds at least one certificate that parses (Go's AppendCertsFromPEM test). */
+function hasCertificate(pem: string): boolean {
+  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+  return blocks.some((block) => {
+    try {
+      new X509Certificate(block);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * The etcd3 client's `credentials` for `options.tls`. A RangeError when an endpoint is not
+ * `https://` or only one of the certificate and key is given.
+ */
+function grpcCredentials(options: EtcdConnectionOptions): NonNullable<IOptions["credentials"]> {
+  const tls = options.tls ?? {};
+  const plain = options.endpoints.find((url) => !url.startsWith("https://"));
+  if (plain !== undefined) {
+    throw new RangeError(
+      `Cannot use TLS credentials with etcd endpoint "${plain}": give https:// endpoints`,
+    );
+  }
+  if ((tls.certPem === undefined) !== (tls.keyPem === undefined)) {
+    throw new RangeError(
+      "Cannot use an etcd client certificate without its key, or a key without its certificate",
+    );
+  }
+  if (tls.caPem !== undefined && !hasCertificate(tls.caPem)) {
+    throw new RangeError(
+      "Cannot use the etcd TLS credentials: the CA bundle holds no PEM certificate",
+    );
+  }
+  try {
+    // What gRPC will build from them: a bad PEM or a key of another certificate fails here.
+    createSecureContext({
+      ...(tls.caPem === undefined ? {} : { ca: tls.caPem }),
+      ...(tls.certPem === undefined ? {} : { cert: tls.certPem }),
+      ...(tls.keyPem === undefined ? {} : { key: tls.keyPem }),
+    });
+  } catch (error: unknown) {
+    throw new RangeError(`Cannot use the etcd TLS credentials: ${briefMessage(error)}`, {
+      cause: error,
+    });
+  }
+  return {
+    // gRPC trusts its default roots when given null (the typings want a Buffer).
+    rootCertificate: (tls.caPem === undefined ? null : Buffer.from(tls.caPem)) as Buffer,
+    ...(tls.certPem === undefined ? {} : { certChain: Buffer.from(tls.certPem) }),
+    ...(tls.keyPem === undefined ? {} : { privateKey: Buffer.from(tls.keyPem) }),
+  };
+}
+
 export function newEtcdConnection(options: EtcdConnectionOptions): EtcdConnection {
   if (options.endpoints.length === 0) {
     throw new RangeError("Cannot open etcd storage: no endpoints given");
   }
+  const credentials = options.tls === undefined ? undefined : grpcCredentials(options);
   const clients = options.endpoints.map(
     (host) =>
       new Etcd3({
         hosts: [host],
         grpcOptions,
         faultHandling: { host: () => passThrough, global: passThrough },
+        ...(credentials === undefined ? {} : { credentials }),
       }),
   );
   let preferred = 0;
@@ -104,6 +181,14 @@ export function newEtcdConnection(options: EtcdConnectionOptions): EtcdConnectio
   ): StorageError => {
     if (closed || failure === "closed") {
       return new StorageError("Unavailable", key, undefined, "storage is closed");
+    }
+    if (failure === "unreachable" && isTlsFailure(error)) {
+      return new StorageError(
+        "Unavailable",
+        key,
+        undefined,
+        `no etcd member completed a TLS handshake within ${timeoutMs} ms (endpoints ${endpointList}: ${briefMessage(error)}); check that the trusted CA signed the members' serving certificates and that etcd accepts the client certificate`,
+      );
     }
     const what =
       failure === "timeout"

@@ -49,6 +49,18 @@ export function classifyEtcdError(error: unknown): EtcdFailure {
   return "other";
 }
 
+/** TLS failures as Node and OpenSSL word them: an untrusted or missing certificate, an alert. */
+const tlsMessages =
+  /certificate|SSL routines|ssl3_|alert|handshake|self[- ]signed|ERR_TLS|ERR_SSL|Hostname\/IP does not match/i;
+
+/**
+ * Whether a connection failed in its TLS handshake (the member's certificate was not trusted,
+ * or the member refused ours), not for want of a listener.
+ */
+export function isTlsFailure(error: unknown): boolean {
+  return error instanceof Error && tlsMessages.test(error.message);
+}
+
 /** The error's first line, for a Status message. */
 export function briefMessage(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);

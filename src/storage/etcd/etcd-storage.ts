@@ -8,14 +8,29 @@ import {
 } from "../storage.ts";
 import { decodeValue, encodeValue, revisionOf, toVersioned } from "./codec.ts";
 import { compactEtcd, readRevisions } from "./compaction.ts";
-import { type CallOptions, type EtcdConnection, newEtcdConnection } from "./connection.ts";
+import {
+  type CallOptions,
+  type EtcdConnection,
+  type EtcdTlsCredentials,
+  newEtcdConnection,
+} from "./connection.ts";
 import { classifyEtcdError } from "./errors.ts";
 import { type KeySpace, newKeySpace } from "./keys.ts";
 import { watchEtcd } from "./watch.ts";
 
+export type { EtcdTlsCredentials } from "./connection.ts";
+
 export interface EtcdStorageOptions {
   /** Client URLs of the etcd members (`http://host:2379`); requests go to one, failing over. */
   readonly endpoints: readonly string[];
+  /**
+   * The CA to trust and the client certificate to show, for `https://` endpoints (every
+   * endpoint must then be https). Without it, https endpoints are verified against Node's
+   * trusted roots and no client certificate is shown. A RangeError for http endpoints or a
+   * certificate without its key.
+   * @default none
+   */
+  readonly tls?: EtcdTlsCredentials;
   /**
    * Replaces the leading `/registry` of every key (kube-apiserver's `--etcd-prefix`), so that
    * several clusters can share one etcd. Prefixes of clusters sharing an etcd must not nest.
@@ -59,6 +74,7 @@ export async function openEtcdStorage(options: EtcdStorageOptions): Promise<Etcd
   const connection = newEtcdConnection({
     endpoints: options.endpoints,
     requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
+    ...(options.tls === undefined ? {} : { tls: options.tls }),
   });
   try {
     await readRevisions(connection, keys, "", options.dialTimeoutMs ?? 20_000);

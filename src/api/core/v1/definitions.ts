@@ -2,6 +2,7 @@ import { metaDefinitions } from "../../meta/schema.ts";
 import type { Definitions } from "../../schema/schema.ts";
 import { clusterDefinitions } from "./schema-cluster.ts";
 import { podTemplateDefinitions } from "./schema-pod-template.ts";
+import { quotaDefinitions } from "./schema-quota.ts";
 import { workloadDefinitions } from "./schema-workloads.ts";
 
 /** Every named schema core/v1 defines, including the shared meta ones its kinds refer to. */
@@ -10,4 +11,5 @@ export const coreV1Definitions: Definitions = {
   ...podTemplateDefinitions,
   ...workloadDefinitions,
   ...clusterDefinitions,
+  ...quotaDefinitions,
 };

@@ -3,10 +3,12 @@ import type { KindDefinition } from "../../scheme.ts";
 import { bindingKind } from "./binding.ts";
 import { configMapKind } from "./config-map.ts";
 import { eventKind } from "./event.ts";
+import { limitRangeKind } from "./limit-range.ts";
 import { namespaceKind } from "./namespace.ts";
 import { nodeKind } from "./node.ts";
 import { podKind } from "./pod.ts";
 import { replicationControllerKind } from "./replication-controller.ts";
+import { resourceQuotaKind } from "./resource-quota.ts";
 import { secretKind } from "./secret.ts";
 import { serviceKind } from "./service.ts";
 import { serviceAccountKind } from "./service-account.ts";
@@ -16,10 +18,12 @@ export const coreV1Kinds: readonly KindDefinition[] = [
   bindingKind,
   configMapKind,
   eventKind,
+  limitRangeKind,
   namespaceKind,
   nodeKind,
   podKind,
   replicationControllerKind,
+  resourceQuotaKind,
   secretKind,
   serviceAccountKind,
   serviceKind,

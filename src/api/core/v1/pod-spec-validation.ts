@@ -42,6 +42,7 @@ export const volumeSourceFields = [
   "flocker",
   "persistentVolumeClaim",
   "rbd",
+  "flexVolume",
   "cinder",
   "cephfs",
   "quobyte",

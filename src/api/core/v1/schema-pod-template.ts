@@ -430,11 +430,177 @@ export const podTemplateDefinitions: Definitions = {
     { seconds: int64("Seconds is the number of seconds to sleep.") },
     { description: 'SleepAction describes a "sleep" action.', required: ["seconds"] },
   ),
-  [coreName("SecurityContext")]: anyObject(
-    "SecurityContext holds security configuration that will be applied to a container.",
+  [coreName("SecurityContext")]: obj(
+    {
+      capabilities: core(
+        "Capabilities",
+        "The capabilities to add/drop when running containers. Note that this field cannot be set when spec.os.name is windows.",
+      ),
+      privileged: bool(
+        "Run container in privileged mode. Processes in privileged containers are essentially equivalent to root on the host. Defaults to false. Note that this field cannot be set when spec.os.name is windows.",
+      ),
+      seLinuxOptions: core(
+        "SELinuxOptions",
+        "The SELinux context to be applied to the container. Note that this field cannot be set when spec.os.name is windows.",
+      ),
+      windowsOptions: core(
+        "WindowsSecurityContextOptions",
+        "The Windows specific settings applied to all containers. Note that this field cannot be set when spec.os.name is linux.",
+      ),
+      runAsUser: int64(
+        "The UID to run the entrypoint of the container process. Defaults to user specified in image metadata if unspecified. Note that this field cannot be set when spec.os.name is windows.",
+      ),
+      runAsGroup: int64(
+        "The GID to run the entrypoint of the container process. Uses runtime default if unset. Note that this field cannot be set when spec.os.name is windows.",
+      ),
+      runAsNonRoot: bool(
+        "Indicates that the container must run as a non-root user. If true, the Kubelet will validate the image at runtime to ensure that it does not run as UID 0 (root) and fail to start the container if it does.",
+      ),
+      readOnlyRootFilesystem: bool(
+        "Whether this container has a read-only root filesystem. Default is false. Note that this field cannot be set when spec.os.name is windows.",
+      ),
+      allowPrivilegeEscalation: bool(
+        "AllowPrivilegeEscalation controls whether a process can gain more privileges than its parent process. Note that this field cannot be set when spec.os.name is windows.",
+      ),
+      procMount: str(
+        "procMount denotes the type of proc mount to use for the containers. The default value is Default which uses the container runtime defaults for readonly paths and masked paths. Note that this field cannot be set when spec.os.name is windows.",
+      ),
+      seccompProfile: core(
+        "SeccompProfile",
+        "The seccomp options to use by this container. If seccomp options are provided at both the pod & container level, the container options override the pod options. Note that this field cannot be set when spec.os.name is windows.",
+      ),
+      appArmorProfile: core(
+        "AppArmorProfile",
+        "appArmorProfile is the AppArmor options to use by this container. If set, this profile overrides the pod's appArmorProfile. Note that this field cannot be set when spec.os.name is windows.",
+      ),
+    },
+    {
+      description:
+        "SecurityContext holds security configuration that will be applied to a container. Some fields are present in both SecurityContext and PodSecurityContext.  When both are set, the values in SecurityContext take precedence.",
+    },
   ),
-  [coreName("PodSecurityContext")]: anyObject(
-    "PodSecurityContext holds pod-level security attributes and common container settings.",
+  [coreName("PodSecurityContext")]: obj(
+    {
+      seLinuxOptions: core(
+        "SELinuxOptions",
+        "The SELinux context to be applied to all containers. Note that this field cannot be set when spec.os.name is windows.",
+      ),
+      windowsOptions: core(
+        "WindowsSecurityContextOptions",
+        "The Windows specific settings applied to all containers. Note that this field cannot be set when spec.os.name is linux.",
+      ),
+      runAsUser: int64(
+        "The UID to run the entrypoint of the container process. Defaults to user specified in image metadata if unspecified. Note that this field cannot be set when spec.os.name is windows.",
+      ),
+      runAsGroup: int64(
+        "The GID to run the entrypoint of the container process. Uses runtime default if unset. Note that this field cannot be set when spec.os.name is windows.",
+      ),
+      runAsNonRoot: bool("Indicates that the container must run as a non-root user."),
+      supplementalGroups: atomicList(
+        int64(),
+        "A list of groups applied to the first process run in each container, in addition to the container's primary GID and fsGroup (if specified). Note that this field cannot be set when spec.os.name is windows.",
+      ),
+      supplementalGroupsPolicy: str(
+        'Defines how supplemental groups of the first container processes are calculated. Valid values are "Merge" and "Strict". Note that this field cannot be set when spec.os.name is windows.',
+      ),
+      fsGroup: int64(
+        "A special supplemental group that applies to all containers in a pod. Note that this field cannot be set when spec.os.name is windows.",
+      ),
+      sysctls: atomicList(
+        core("Sysctl"),
+        "Sysctls hold a list of namespaced sysctls used for the pod. Pods with unsupported sysctls (by the container runtime) might fail to launch. Note that this field cannot be set when spec.os.name is windows.",
+      ),
+      fsGroupChangePolicy: str(
+        'fsGroupChangePolicy defines behavior of changing ownership and permission of the volume before being exposed inside Pod. Valid values are "OnRootMismatch" and "Always". Note that this field cannot be set when spec.os.name is windows.',
+      ),
+      seccompProfile: core(
+        "SeccompProfile",
+        "The seccomp options to use by the containers in this pod. Note that this field cannot be set when spec.os.name is windows.",
+      ),
+      appArmorProfile: core(
+        "AppArmorProfile",
+        "appArmorProfile is the AppArmor options to use by the containers in this pod. Note that this field cannot be set when spec.os.name is windows.",
+      ),
+      seLinuxChangePolicy: str(
+        'seLinuxChangePolicy defines how the container\'s SELinux label is applied to all volumes used by the Pod. Valid values are "MountOption" and "Recursive". Note that this field cannot be set when spec.os.name is windows.',
+      ),
+    },
+    {
+      description:
+        "PodSecurityContext holds pod-level security attributes and common container settings. Some fields are also present in container.securityContext.  Field values of container.securityContext take precedence over field values of PodSecurityContext.",
+    },
+  ),
+  [coreName("Capabilities")]: obj(
+    {
+      add: atomicList(str(), "Added capabilities"),
+      drop: atomicList(str(), "Removed capabilities"),
+    },
+    { description: "Adds and removes POSIX capabilities from running containers." },
+  ),
+  [coreName("SELinuxOptions")]: obj(
+    {
+      user: str("User is a SELinux user label that applies to the container."),
+      role: str("Role is a SELinux role label that applies to the container."),
+      type: str("Type is a SELinux type label that applies to the container."),
+      level: str("Level is SELinux level label that applies to the container."),
+    },
+    { description: "SELinuxOptions are the labels to be applied to the container" },
+  ),
+  [coreName("WindowsSecurityContextOptions")]: obj(
+    {
+      gmsaCredentialSpecName: str(
+        "GMSACredentialSpecName is the name of the GMSA credential spec to use.",
+      ),
+      gmsaCredentialSpec: str(
+        "GMSACredentialSpec is where the GMSA admission webhook inlines the contents of the GMSA credential spec named by the GMSACredentialSpecName field.",
+      ),
+      runAsUserName: str(
+        "The UserName in Windows to run the entrypoint of the container process. Defaults to the user specified in image metadata if unspecified.",
+      ),
+      hostProcess: bool(
+        "HostProcess determines if a container should be run as a 'Host Process' container.",
+      ),
+    },
+    {
+      description:
+        "WindowsSecurityContextOptions contain Windows-specific options and credentials.",
+    },
+  ),
+  [coreName("SeccompProfile")]: obj(
+    {
+      type: str(
+        "type indicates which kind of seccomp profile will be applied. Valid options are: Localhost, RuntimeDefault, Unconfined.",
+      ),
+      localhostProfile: str(
+        'localhostProfile indicates a profile defined in a file on the node should be used. Must be set if type is "Localhost". Must NOT be set for any other type.',
+      ),
+    },
+    {
+      description:
+        "SeccompProfile defines a pod/container's seccomp profile settings. Only one profile source may be set.",
+      required: ["type"],
+    },
+  ),
+  [coreName("AppArmorProfile")]: obj(
+    {
+      type: str(
+        "type indicates which kind of AppArmor profile will be applied. Valid options are: Localhost, RuntimeDefault, Unconfined.",
+      ),
+      localhostProfile: str(
+        'localhostProfile indicates a profile loaded on the node that should be used. Must be set if and only if type is "Localhost".',
+      ),
+    },
+    {
+      description: "AppArmorProfile defines a pod or container's AppArmor settings.",
+      required: ["type"],
+    },
+  ),
+  [coreName("Sysctl")]: obj(
+    {
+      name: str("Name of a property to set"),
+      value: str("Value of a property to set"),
+    },
+    { description: "Sysctl defines a kernel parameter to be set", required: ["name", "value"] },
   ),
   [coreName("LocalObjectReference")]: {
     ...obj(
@@ -846,6 +1012,7 @@ function volumeSchema(): Schema {
     "nfs",
     "iscsi",
     "glusterfs",
+    "flexVolume",
     "flocker",
     "rbd",
     "cinder",
@@ -911,8 +1078,4 @@ function keySelector(description: string): Schema {
     ),
     "x-kubernetes-map-type": "atomic",
   };
-}
-
-function anyObject(description: string): Schema {
-  return { type: "object", "x-kubernetes-preserve-unknown-fields": true, description };
 }

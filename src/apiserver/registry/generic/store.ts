@@ -64,6 +64,17 @@ export interface WriteContext {
   readonly subresource: string;
   /** Server-side apply has already computed `metadata.managedFields`. */
   readonly managedFieldsComputed?: boolean;
+  /**
+   * The request's audit annotations when it is audited: admission decisions' `auditAnnotations`
+   * are added here. @default undefined (not audited: annotations are dropped)
+   */
+  readonly auditAnnotations?: Record<string, string> | undefined;
+  /**
+   * Aborts when the request's deadline passes (`--request-timeout`): the write is abandoned
+   * before it reaches storage, so a request answered with 504 writes nothing.
+   * @default undefined (no deadline)
+   */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** Computes the next state from the current one (a private copy); may throw ApiError. */
@@ -135,7 +146,6 @@ export class Store {
     }
 
     definition.applyDefaults(obj);
-    strategy.prepareForCreate?.(obj, { clock: this.#deps.clock });
     const attributes = this.#attributes(
       "CREATE",
       namespace,
@@ -144,9 +154,12 @@ export class Store {
       undefined,
       context,
     );
-    await this.#deps.admission.mutate(attributes, context.warnings);
+    // As upstream's create handler: mutating admission runs before the strategy's
+    // PrepareForCreate (which derives the pod's QoS class from the requests LimitRanger set).
+    await this.#deps.admission.mutate(attributes, context.warnings, context.auditAnnotations);
+    strategy.prepareForCreate?.(obj, { clock: this.#deps.clock });
     this.#check(obj, definition.validate(obj));
-    await this.#deps.admission.validate(attributes, context.warnings);
+    await this.#deps.admission.validate(attributes, context.warnings, context.auditAnnotations);
     obj.metadata.managedFields = this.#managedFields(context, obj, {
       live: undefined,
       updated: obj,
@@ -156,6 +169,7 @@ export class Store {
     });
     if (obj.metadata.managedFields?.length === 0) delete obj.metadata.managedFields;
     if (context.dryRun) return obj;
+    context.signal?.throwIfAborted();
     const name = obj.metadata.name ?? "";
     try {
       const stored = await this.#deps.storage.create(this.key(namespace, name), toStored(obj));
@@ -202,6 +216,7 @@ export class Store {
       });
       if (next.metadata.managedFields?.length === 0) delete next.metadata.managedFields;
       if (context.dryRun) return next;
+      context.signal?.throwIfAborted();
       try {
         if (this.#readyToDelete(next)) {
           const gone = await this.#deps.storage.delete(key, found.revision);
@@ -232,7 +247,7 @@ export class Store {
       const current = fromStored(found.value, found.revision);
       this.#checkPreconditions(current, options);
       const attributes = this.#attributes("DELETE", namespace, name, undefined, current, context);
-      await this.#deps.admission.validate(attributes, context.warnings);
+      await this.#deps.admission.validate(attributes, context.warnings, context.auditAnnotations);
 
       const next = clone(current);
       applyPropagationFinalizers(next, options);
@@ -269,6 +284,7 @@ export class Store {
       if (context.dryRun || write === "none") {
         return { object: write === "delete" ? current : next, deleted: write === "delete" };
       }
+      context.signal?.throwIfAborted();
       try {
         if (write === "delete") {
           const gone = await this.#deps.storage.delete(key, found.revision);
@@ -368,8 +384,8 @@ export class Store {
       current,
       context,
     );
-    await this.#deps.admission.mutate(attributes, context.warnings);
-    await this.#deps.admission.validate(attributes, context.warnings);
+    await this.#deps.admission.mutate(attributes, context.warnings, context.auditAnnotations);
+    await this.#deps.admission.validate(attributes, context.warnings, context.auditAnnotations);
   }
 
   #managedFields(

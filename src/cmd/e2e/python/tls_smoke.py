@@ -1,4 +1,4 @@
-"""The Python client over https with the CA and token from `gantry up --tls`'s kubeconfig.
+"""The Python client over https with the CA and client certificate of `gantry up --tls`'s kubeconfig.
 
 Usage: tls_smoke.py KUBECONFIG
 """
@@ -18,6 +18,7 @@ def main(argv, steps):
             "host": loaded.host,
             "verify_ssl": loaded.verify_ssl,
             "has_ca": bool(loaded.ssl_ca_cert),
+            "has_client_certificate": bool(loaded.cert_file and loaded.key_file),
         }
 
     steps.run("configuration", settings)
@@ -33,6 +34,9 @@ def main(argv, steps):
 
     def wrong_token():
         wrong = client.Configuration.get_default_copy()
+        # Without the client certificate: the API server checks a certificate before any token.
+        wrong.cert_file = None
+        wrong.key_file = None
         wrong.api_key = {"authorization": "Bearer not-the-token"}
         return api_failure(client.CoreV1Api(client.ApiClient(wrong)).list_namespace)
 

@@ -1,0 +1,10 @@
+// The root CA certificate publisher.
+export {
+  descriptionAnnotation,
+  newRootCaPublisher,
+  type RootCaPublisherDeps,
+  type RootCaPublisherOptions,
+  rootCaConfigMapChange,
+  rootCaConfigMapName,
+  rootCaDescription,
+} from "./controller.ts";

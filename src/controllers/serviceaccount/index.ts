@@ -1,0 +1,8 @@
+// The serviceaccount controller.
+export {
+  missingServiceAccounts,
+  newServiceAccountController,
+  type ServiceAccountControllerDeps,
+  type ServiceAccountControllerOptions,
+  serviceAccountsToEnsure,
+} from "./controller.ts";
