@@ -15,12 +15,10 @@ import {
   backdateMs,
   type KeyPair,
   lifetimeDefect,
-  newRsaKey,
   parse,
-  pemOf,
   pkiFiles,
   readPair,
-  serialNumber,
+  signLeafCertificate,
   writePublic,
   writeSecret,
 } from "./tls.ts";
@@ -83,33 +81,19 @@ export async function issueClientCertificate(
   subject: ClientSubject,
   options: { readonly now: Date; readonly days: number },
 ): Promise<KeyPair> {
-  const key = await newRsaKey();
-  const caCert = forge.pki.certificateFromPem(ca.certPem);
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = forge.pki.publicKeyFromPem(key.publicPem);
-  cert.serialNumber = serialNumber();
-  cert.validity.notBefore = new Date(options.now.getTime() - backdateMs);
-  cert.validity.notAfter = new Date(options.now.getTime() + options.days * day);
-  cert.setSubject([
-    ...subject.groups.map((value) => ({
-      name: "organizationName",
-      value,
-      valueTagClass: utf8String,
-    })),
-    { name: "commonName", value: subject.user, valueTagClass: utf8String },
-  ]);
-  cert.setIssuer(caCert.subject.attributes);
-  cert.setExtensions([
-    { name: "basicConstraints", cA: false, critical: true },
-    { name: "keyUsage", critical: true, digitalSignature: true, keyEncipherment: true },
-    { name: "extKeyUsage", clientAuth: true },
-    {
-      name: "authorityKeyIdentifier",
-      keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes(),
-    },
-  ]);
-  cert.sign(forge.pki.privateKeyFromPem(ca.keyPem), forge.md.sha256.create());
-  return { certPem: pemOf(cert), keyPem: key.privatePem };
+  return signLeafCertificate(ca, {
+    subject: [
+      ...subject.groups.map((value) => ({
+        name: "organizationName",
+        value,
+        valueTagClass: utf8String,
+      })),
+      { name: "commonName", value: subject.user, valueTagClass: utf8String },
+    ],
+    usage: { clientAuth: true },
+    notBefore: new Date(options.now.getTime() - backdateMs),
+    notAfter: new Date(options.now.getTime() + options.days * day),
+  });
 }
 
 /** The subject a client certificate names (the last CN, every O in order). */

@@ -3,10 +3,11 @@
  * key, PKCS#1) and `sa.pub` (its public half, PKIX), made on first start with or without
  * `--tls`, or the key `--service-account-signing-key-file` names.
  */
-import { createPublicKey, generateKeyPair } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createPublicKey } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type SigningKey, signingKeyFromPem } from "../apiserver/index.ts";
+import { newRsaKey, writePublic, writeSecret } from "./tls.ts";
 
 /** The files kept under `DATA_DIR/pki/`. */
 export const serviceAccountKeyFiles = { privateKey: "sa.key", publicKey: "sa.pub" } as const;
@@ -38,13 +39,13 @@ export async function ensureServiceAccountKey(
     key = readKey(keyPath);
   } else {
     progress(`Generating the service account signing key (RSA 2048) in ${keyPath}`);
-    const pem = await newRsaKey();
-    writeAtomically(keyPath, pem, 0o600);
+    const pem = (await newRsaKey()).privatePem;
+    writeSecret(keyPath, pem);
     key = readKey(keyPath);
   }
   const publicPem = key.publicKey.export({ format: "pem", type: "spki" }).toString();
   if (!existsSync(pubPath) || !samePublicKey(readFileSync(pubPath, "utf8"), publicPem)) {
-    writeAtomically(pubPath, publicPem, 0o644);
+    writePublic(pubPath, publicPem);
   }
   return key;
 }
@@ -72,29 +73,4 @@ function samePublicKey(stored: string, want: string): boolean {
     if (error instanceof Error) return false;
     throw error;
   }
-}
-
-async function newRsaKey(): Promise<string> {
-  return new Promise((resolveKey, reject) => {
-    generateKeyPair(
-      "rsa",
-      {
-        modulusLength: 2048,
-        publicExponent: 0x10001,
-        publicKeyEncoding: { type: "spki", format: "pem" },
-        privateKeyEncoding: { type: "pkcs1", format: "pem" },
-      },
-      (error, _publicPem, privatePem) => {
-        if (error !== null) reject(error);
-        else resolveKey(privatePem);
-      },
-    );
-  });
-}
-
-function writeAtomically(path: string, text: string, mode: number): void {
-  const temporary = `${path}.tmp`;
-  writeFileSync(temporary, text, { mode });
-  chmodSync(temporary, mode);
-  renameSync(temporary, path);
 }

@@ -297,31 +297,55 @@ async function newServingCertificate(
   sans: SubjectAltNames,
   now: Date,
 ): Promise<KeyPair> {
+  return signLeafCertificate(ca, {
+    subject: [{ name: "commonName", value: "gantry-apiserver" }],
+    usage: { serverAuth: true },
+    notBefore: new Date(now.getTime() - backdateMs),
+    notAfter: new Date(now.getTime() + servingLifetimeMs),
+    extensions: [
+      { name: "subjectKeyIdentifier" },
+      {
+        name: "subjectAltName",
+        altNames: [
+          ...sans.dns.map((value) => ({ type: 2, value })),
+          ...sans.ips.map((ip) => ({ type: 7, ip })),
+        ],
+      },
+    ],
+  });
+}
+
+/** What a leaf certificate signed by the cluster CA says besides its key and issuer. */
+export interface LeafCertificate {
+  readonly subject: forge.pki.CertificateField[];
+  /** The extended key usage: `{ serverAuth: true }` or `{ clientAuth: true }`. */
+  readonly usage: { readonly serverAuth?: true; readonly clientAuth?: true };
+  readonly notBefore: Date;
+  readonly notAfter: Date;
+  /** Extensions beyond the basic constraints, key usages and authority key id every leaf has. */
+  readonly extensions?: readonly object[];
+}
+
+/** Signs a certificate over a new RSA 2048 key with the CA in `ca`: never a CA itself. */
+export async function signLeafCertificate(ca: KeyPair, leaf: LeafCertificate): Promise<KeyPair> {
   const key = await newRsaKey();
   const caCert = forge.pki.certificateFromPem(ca.certPem);
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.publicKeyFromPem(key.publicPem);
   cert.serialNumber = serialNumber();
-  cert.validity.notBefore = new Date(now.getTime() - backdateMs);
-  cert.validity.notAfter = new Date(now.getTime() + servingLifetimeMs);
-  cert.setSubject([{ name: "commonName", value: "gantry-apiserver" }]);
+  cert.validity.notBefore = leaf.notBefore;
+  cert.validity.notAfter = leaf.notAfter;
+  cert.setSubject(leaf.subject);
   cert.setIssuer(caCert.subject.attributes);
   cert.setExtensions([
     { name: "basicConstraints", cA: false, critical: true },
     { name: "keyUsage", critical: true, digitalSignature: true, keyEncipherment: true },
-    { name: "extKeyUsage", serverAuth: true },
+    { name: "extKeyUsage", ...leaf.usage },
     {
       name: "authorityKeyIdentifier",
       keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes(),
     },
-    { name: "subjectKeyIdentifier" },
-    {
-      name: "subjectAltName",
-      altNames: [
-        ...sans.dns.map((value) => ({ type: 2, value })),
-        ...sans.ips.map((ip) => ({ type: 7, ip })),
-      ],
-    },
+    ...(leaf.extensions ?? []),
   ]);
   cert.sign(forge.pki.privateKeyFromPem(ca.keyPem), forge.md.sha256.create());
   return { certPem: pemOf(cert), keyPem: key.privatePem };
