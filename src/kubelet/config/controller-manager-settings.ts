@@ -85,6 +85,35 @@ function readNumber(
   return value;
 }
 
+/** The plain numbers of `controllerManager:`: key, setting, and how each is read. */
+const numberFields: readonly {
+  readonly key: string;
+  readonly field: keyof ControllerManagerSettings;
+  readonly read: (value: unknown, path: string, problems: Problems) => number | undefined;
+}[] = [
+  { key: "nodeEvictionRate", field: "nodeEvictionRate", read: (v, p, q) => readNumber(v, p, q) },
+  {
+    key: "secondaryNodeEvictionRate",
+    field: "secondaryNodeEvictionRate",
+    read: (v, p, q) => readNumber(v, p, q),
+  },
+  {
+    key: "largeClusterSizeThreshold",
+    field: "largeClusterSizeThreshold",
+    read: (v, p, q) => readInteger(v, p, q, 0),
+  },
+  {
+    key: "unhealthyZoneThreshold",
+    field: "unhealthyZoneThreshold",
+    read: (v, p, q) => readNumber(v, p, q, 1),
+  },
+  {
+    key: "terminatedPodGCThreshold",
+    field: "terminatedPodGcThreshold",
+    read: (v, p, q) => readInteger(v, p, q, 0),
+  },
+];
+
 /** Reads `controllerManager:`; absent keys take `defaultControllerManagerSettings`. */
 export function readControllerManagerSettings(
   value: unknown,
@@ -104,35 +133,10 @@ export function readControllerManagerSettings(
     if (ms === 0) problems.add(at(key), "must be longer than 0s");
     else settings[field] = ms;
   }
-  const rate = readNumber(object["nodeEvictionRate"], at("nodeEvictionRate"), problems);
-  if (rate !== undefined) settings.nodeEvictionRate = rate;
-  const secondary = readNumber(
-    object["secondaryNodeEvictionRate"],
-    at("secondaryNodeEvictionRate"),
-    problems,
-  );
-  if (secondary !== undefined) settings.secondaryNodeEvictionRate = secondary;
-  const large = readInteger(
-    object["largeClusterSizeThreshold"],
-    at("largeClusterSizeThreshold"),
-    problems,
-    0,
-  );
-  if (large !== undefined) settings.largeClusterSizeThreshold = large;
-  const unhealthy = readNumber(
-    object["unhealthyZoneThreshold"],
-    at("unhealthyZoneThreshold"),
-    problems,
-    1,
-  );
-  if (unhealthy !== undefined) settings.unhealthyZoneThreshold = unhealthy;
-  const gc = readInteger(
-    object["terminatedPodGCThreshold"],
-    at("terminatedPodGCThreshold"),
-    problems,
-    0,
-  );
-  if (gc !== undefined) settings.terminatedPodGcThreshold = gc;
+  for (const { key, field, read } of numberFields) {
+    const number = read(object[key], at(key), problems);
+    if (number !== undefined) settings[field] = number;
+  }
   if (settings.nodeMonitorGracePeriodMs < settings.nodeMonitorPeriodMs) {
     problems.add(
       at("nodeMonitorGracePeriod"),

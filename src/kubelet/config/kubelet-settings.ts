@@ -1,13 +1,9 @@
 /** Reads a pool's `kubelet:` section into `KubeletSettings`, defaulting what is left out. */
-import type { ResourceList } from "../../api/index.ts";
 import { evictionSignals, evictionThreshold } from "./allocatable.ts";
 import {
-  type CpuManagerPolicy,
   cpuManagerPolicies,
   defaultKubeletSettings,
   type KubeletSettings,
-  type TopologyManagerPolicy,
-  type TopologyManagerScope,
   topologyManagerPolicies,
   topologyManagerScopes,
 } from "./cluster-config.ts";
@@ -148,35 +144,19 @@ export function readKubeletSettings(
   const settings: { -readonly [K in keyof KubeletSettings]: KubeletSettings[K] } = {
     ...defaultKubeletSettings,
   };
-  const policy = readChoice<CpuManagerPolicy>(
-    object["cpuManagerPolicy"],
-    cpuManagerPolicies,
-    at("cpuManagerPolicy"),
-    problems,
-  );
-  if (policy !== undefined) settings.cpuManagerPolicy = policy;
-  const options = readStringMap(
-    object["cpuManagerPolicyOptions"],
-    at("cpuManagerPolicyOptions"),
-    problems,
-  );
-  if (options !== undefined) settings.cpuManagerPolicyOptions = options;
-  const gates = readFeatureGates(object["featureGates"], at("featureGates"), problems);
-  if (gates !== undefined) settings.featureGates = gates;
-  const tmPolicy = readChoice<TopologyManagerPolicy>(
-    object["topologyManagerPolicy"],
-    topologyManagerPolicies,
-    at("topologyManagerPolicy"),
-    problems,
-  );
-  if (tmPolicy !== undefined) settings.topologyManagerPolicy = tmPolicy;
-  const tmScope = readChoice<TopologyManagerScope>(
-    object["topologyManagerScope"],
-    topologyManagerScopes,
-    at("topologyManagerScope"),
-    problems,
-  );
-  if (tmScope !== undefined) settings.topologyManagerScope = tmScope;
+  /** Reads key `field` with `read`; a value that is there and valid becomes the setting. */
+  const take = <K extends keyof KubeletSettings>(
+    field: K,
+    read: (value: unknown, path: string) => KubeletSettings[K] | undefined,
+  ): void => {
+    const found = read(object[field], at(field));
+    if (found !== undefined) settings[field] = found;
+  };
+  take("cpuManagerPolicy", (v, p) => readChoice(v, cpuManagerPolicies, p, problems));
+  take("cpuManagerPolicyOptions", (v, p) => readStringMap(v, p, problems));
+  take("featureGates", (v, p) => readFeatureGates(v, p, problems));
+  take("topologyManagerPolicy", (v, p) => readChoice(v, topologyManagerPolicies, p, problems));
+  take("topologyManagerScope", (v, p) => readChoice(v, topologyManagerScopes, p, problems));
 
   const reservedValue = object["reservedSystemCPUs"];
   const reserved =
@@ -193,22 +173,11 @@ export function readKubeletSettings(
     }
   }
 
-  const maxPods = readInteger(object["maxPods"], at("maxPods"), problems, 1);
-  if (maxPods !== undefined) settings.maxPods = maxPods;
-  const leaseSeconds = readInteger(
-    object["nodeLeaseDurationSeconds"],
-    at("nodeLeaseDurationSeconds"),
-    problems,
-    1,
-  );
-  if (leaseSeconds !== undefined) settings.nodeLeaseDurationSeconds = leaseSeconds;
-
-  for (const key of ["systemReserved", "kubeReserved"] as const) {
-    const list: ResourceList | undefined = readResourceList(object[key], at(key), problems);
-    if (list !== undefined) settings[key] = list;
-  }
-  const eviction = readEvictionHard(object["evictionHard"], at("evictionHard"), problems);
-  if (eviction !== undefined) settings.evictionHard = eviction;
+  take("maxPods", (v, p) => readInteger(v, p, problems, 1));
+  take("nodeLeaseDurationSeconds", (v, p) => readInteger(v, p, problems, 1));
+  take("systemReserved", (v, p) => readResourceList(v, p, problems));
+  take("kubeReserved", (v, p) => readResourceList(v, p, problems));
+  take("evictionHard", (v, p) => readEvictionHard(v, p, problems));
 
   for (const [key, field] of Object.entries(durationFields)) {
     const ms = readDuration(object[key], at(key), problems);
