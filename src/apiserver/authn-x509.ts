@@ -9,6 +9,7 @@ import { X509Certificate } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { TLSSocket } from "node:tls";
 import { unauthorized } from "../api/index.ts";
+import { errorMessage } from "../util/index.ts";
 import { type Authenticator, anonymousUser, authenticatedGroup, type User } from "./authn.ts";
 
 /** What a request's client certificate says. */
@@ -135,7 +136,7 @@ export function parseCertificateBundle(pem: string, source: string): X509Certifi
       return new X509Certificate(block);
     } catch (error: unknown) {
       throw new SyntaxError(
-        `Cannot use the CA bundle ${source}: certificate ${i + 1} is unreadable (${error instanceof Error ? error.message : String(error)})`,
+        `Cannot use the CA bundle ${source}: certificate ${i + 1} is unreadable (${errorMessage(error)})`,
       );
     }
   });

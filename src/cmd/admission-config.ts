@@ -12,6 +12,7 @@ import {
   type PodSecurityConfiguration,
   parsePodSecurityConfiguration,
 } from "../apiserver/index.ts";
+import { errorMessage } from "../util/index.ts";
 import { UsageError } from "./usage-error.ts";
 
 const admissionApiVersions = [
@@ -25,16 +26,12 @@ function readDocument(path: string, flag: string): unknown {
   try {
     text = readFileSync(path, "utf8");
   } catch (error: unknown) {
-    throw new UsageError(
-      `Cannot read ${flag} "${path}": ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new UsageError(`Cannot read ${flag} "${path}": ${errorMessage(error)}`);
   }
   try {
     return parseYaml(text) as unknown;
   } catch (error: unknown) {
-    throw new UsageError(
-      `Cannot parse ${flag} "${path}": ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new UsageError(`Cannot parse ${flag} "${path}": ${errorMessage(error)}`);
   }
 }
 

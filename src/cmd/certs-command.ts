@@ -8,7 +8,7 @@ import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadKubeconfig } from "../client/index.ts";
-import { systemClock } from "../util/index.ts";
+import { errorMessage, systemClock } from "../util/index.ts";
 import {
   type ClientSubject,
   clientCertificateDays,
@@ -68,7 +68,7 @@ export async function runCertsCommand(argv: readonly string[], io: CommandIo): P
     const args = parseIssueArgs(argv);
     return await issue(args, io);
   } catch (error: unknown) {
-    io.err(`gantry certs: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.err(`gantry certs: ${errorMessage(error)}\n`);
     if (error instanceof CertsUsageError) {
       io.err("Run 'gantry certs --help' for usage.\n");
       return 2;
@@ -158,7 +158,7 @@ async function issue(args: IssueArgs, io: CommandIo): Promise<number> {
     cluster = loadKubeconfig(readFileSync(kubeconfigPath, "utf8"));
   } catch (error: unknown) {
     throw new Error(
-      `Cannot read the server address from ${kubeconfigPath}: ${error instanceof Error ? error.message : String(error)}. Start the cluster with \`gantry up --tls --data-dir ${args.dataDir}\` first`,
+      `Cannot read the server address from ${kubeconfigPath}: ${errorMessage(error)}. Start the cluster with \`gantry up --tls --data-dir ${args.dataDir}\` first`,
     );
   }
   if (cluster.certificateAuthorityData === undefined || !cluster.server.startsWith("https:")) {

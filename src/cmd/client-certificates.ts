@@ -10,6 +10,7 @@ import { join } from "node:path";
 import forge from "node-forge";
 import { controllerManagerUser, queueingUser, schedulerUser } from "../api/index.ts";
 import { parseCertificateBundle } from "../apiserver/index.ts";
+import { errorMessage } from "../util/index.ts";
 import { renderKubeconfig } from "./kubeconfig.ts";
 import {
   backdateMs,
@@ -242,7 +243,7 @@ export function readCertificateBundle(path: string): string[] {
     throw new Error(
       code === "ENOENT"
         ? `Cannot use --client-ca-file ${path}: no such file`
-        : `Cannot read --client-ca-file ${path}: ${error instanceof Error ? error.message : String(error)}`,
+        : `Cannot read --client-ca-file ${path}: ${errorMessage(error)}`,
     );
   }
   try {

@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Registry } from "prom-client";
+import { errorMessage } from "../util/index.ts";
 import { answerHealth, type HealthCheck } from "./health-checks.ts";
 
 export interface ComponentServerOptions {
@@ -37,7 +38,7 @@ export async function startComponentServer(
 ): Promise<ComponentServer> {
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
     handle(options, req, res).catch((error: unknown) => {
-      if (!res.headersSent) text(res, 500, `${messageOf(error)}\n`);
+      if (!res.headersSent) text(res, 500, `${errorMessage(error)}\n`);
       else res.destroy();
     });
   });
@@ -51,7 +52,7 @@ export async function startComponentServer(
     });
   } catch (error: unknown) {
     throw new Error(
-      `Cannot serve health and metrics on ${hostPort(options.address, options.port)}: ${messageOf(error)}`,
+      `Cannot serve health and metrics on ${hostPort(options.address, options.port)}: ${errorMessage(error)}`,
       { cause: error },
     );
   }
@@ -103,8 +104,4 @@ function text(res: ServerResponse, status: number, body: string): void {
 
 function hostPort(address: string, port: number): string {
   return address.includes(":") ? `[${address}]:${port}` : `${address}:${port}`;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -7,7 +7,12 @@ import assert from "node:assert/strict";
 import { setMaxListeners } from "node:events";
 import { createServer, type Server } from "node:net";
 import { after, before, test } from "node:test";
-import { type ClusterHarness, eventually, startClusterHarness } from "../testing/index.ts";
+import {
+  type ClusterHarness,
+  eventually,
+  freePort,
+  startClusterHarness,
+} from "../testing/index.ts";
 import type { CommandIo } from "./component-command.ts";
 import { runControllerManagerCommand } from "./controller-manager-command.ts";
 import { runQueueingCommand } from "./queueing-command.ts";
@@ -36,12 +41,6 @@ async function listening(): Promise<{ server: Server; port: number }> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const address = server.address();
   return { server, port: typeof address === "object" && address !== null ? address.port : 0 };
-}
-
-async function freePort(): Promise<number> {
-  const { server, port } = await listening();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 async function get(url: string): Promise<{ status: number; body: string }> {

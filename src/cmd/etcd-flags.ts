@@ -5,6 +5,7 @@
  */
 import { createPrivateKey, X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { errorMessage } from "../util/index.ts";
 import type { EtcdSettings } from "./storage.ts";
 import { UsageError } from "./usage-error.ts";
 
@@ -107,7 +108,7 @@ function readTls(
   try {
     matches = cert.checkPrivateKey(createPrivateKey(keyPem));
   } catch (error: unknown) {
-    throw new UsageError(`Cannot use --etcd-keyfile "${keyPath}": ${messageOf(error)}`);
+    throw new UsageError(`Cannot use --etcd-keyfile "${keyPath}": ${errorMessage(error)}`);
   }
   if (!matches) {
     throw new UsageError(
@@ -121,7 +122,7 @@ function readFlagFile(flag: TlsFlag, path: string): string {
   try {
     return readFileSync(path, "utf8");
   } catch (error: unknown) {
-    throw new UsageError(`Cannot read --${flag} "${path}": ${messageOf(error)}`);
+    throw new UsageError(`Cannot read --${flag} "${path}": ${errorMessage(error)}`);
   }
 }
 
@@ -132,12 +133,8 @@ function firstCertificate(flag: TlsFlag, path: string, pem: string): X509Certifi
     try {
       return new X509Certificate(block);
     } catch (error: unknown) {
-      throw new UsageError(`Cannot use --${flag} "${path}": ${messageOf(error)}`);
+      throw new UsageError(`Cannot use --${flag} "${path}": ${errorMessage(error)}`);
     }
   }
   throw new UsageError(`Cannot use --${flag} "${path}": it holds no PEM certificate`);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

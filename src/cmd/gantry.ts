@@ -1,6 +1,6 @@
 import { setMaxListeners } from "node:events";
 import { parseArgs } from "node:util";
-import { newJsonLogger } from "../util/index.ts";
+import { errorMessage, newJsonLogger } from "../util/index.ts";
 import { startAllInOne } from "./all-in-one.ts";
 import { runApiServerCommand } from "./apiserver-command.ts";
 import { apiServerFlags, apiServerFlagsUsage, apiServerSettings } from "./apiserver-flags.ts";
@@ -179,7 +179,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  process.stderr.write(`gantry: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`gantry: ${errorMessage(error)}\n`);
   if (error instanceof UsageError) {
     const command = process.argv[2] ?? "up";
     process.stderr.write(`Run 'gantry ${command} --help' for usage.\n`);

@@ -11,6 +11,7 @@ import {
   loadKubeconfig,
   newClient,
 } from "../client/index.ts";
+import { errorMessage } from "../util/index.ts";
 
 /** Reads the kubeconfig at `path`; a missing file says to start the cluster first. */
 export function readKubeconfigFile(path: string): KubeconfigCluster {
@@ -22,7 +23,7 @@ export function readKubeconfigFile(path: string): KubeconfigCluster {
     throw new Error(
       code === "ENOENT"
         ? `Cannot find the kubeconfig ${path}: start the cluster with \`gantry up\` first (or point --data-dir or --kubeconfig at it)`
-        : `Cannot read the kubeconfig ${path}: ${error instanceof Error ? error.message : String(error)}`,
+        : `Cannot read the kubeconfig ${path}: ${errorMessage(error)}`,
     );
   }
   return loadKubeconfig(text);

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSy
 import { isIP } from "node:net";
 import { join } from "node:path";
 import forge from "node-forge";
+import { errorMessage } from "../util/index.ts";
 
 /** The files `gantry up --tls` keeps under `DATA_DIR/pki/`. */
 export const pkiFiles = {
@@ -218,7 +219,7 @@ export function parse(pair: KeyPair): { cert: X509Certificate } | string {
     if (!cert.checkPrivateKey(createPrivateKey(pair.keyPem))) return "not matching its key";
     return { cert };
   } catch (error: unknown) {
-    return `unreadable (${error instanceof Error ? error.message : String(error)})`;
+    return `unreadable (${errorMessage(error)})`;
   }
 }
 

@@ -3,10 +3,10 @@ import { randomUUID } from "node:crypto";
 import { access, constants, mkdtemp, rm } from "node:fs/promises";
 import { get as httpGet, type IncomingMessage } from "node:http";
 import { get as httpsGet } from "node:https";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type EtcdTlsFiles, writeEtcdTlsFiles } from "./etcd-tls.ts";
+import { freePort } from "./ports.ts";
 
 /** Where Debian's etcd-server package installs the server. */
 const etcdBinary = "/usr/bin/etcd";
@@ -245,18 +245,5 @@ function health(clientUrl: string, tls: EtcdTlsFiles | undefined): Promise<strin
           );
     req.on("timeout", () => req.destroy(new Error("timed out")));
     req.on("error", (error) => resolve(String(error)));
-  });
-}
-
-/** A port that was free a moment ago on 127.0.0.1. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
   });
 }

@@ -60,3 +60,4 @@ export {
   type StartOptions,
   startGantry,
 } from "./gantry-process.ts";
+export { freePort } from "./ports.ts";

@@ -6,7 +6,7 @@
  * `secrets`, `resourcequotas`, `replicationcontrollers`). Shared by the ResourceQuota admission
  * plugin and the resource quota controller so both count alike.
  */
-import type { DeepReadonly } from "../../util/index.ts";
+import { type DeepReadonly, deepCopy } from "../../util/index.ts";
 import { qosClassOf } from "../core/v1/pod-helpers.ts";
 import type { Container, PodAffinityTerm, ResourceList } from "../core/v1/pod-template.ts";
 import type { Pod } from "../core/v1/pod-types.ts";
@@ -79,7 +79,7 @@ export function quotaScopeSelectors(
     operator: "Exists",
   }));
   for (const req of quota.spec?.scopeSelector?.matchExpressions ?? []) {
-    out.push(structuredClone(req) as ScopedResourceSelectorRequirement);
+    out.push(deepCopy(req) as ScopedResourceSelectorRequirement);
   }
   return out;
 }

@@ -5,6 +5,7 @@
  * same resourceVersion precondition).
  */
 import { internalError, type ResourceQuota } from "../../api/index.ts";
+import { deepCopy } from "../../util/index.ts";
 import type { ObjectReader } from "../admission/index.ts";
 import type { QuotaAccess } from "../admission/plugins/resource-quota.ts";
 import type { Store } from "./generic/store.ts";
@@ -35,7 +36,7 @@ export function newResourceQuotaAccess(deps: {
         (current) => ({
           ...current,
           metadata: { ...current.metadata, resourceVersion: quota.metadata.resourceVersion ?? "" },
-          status: structuredClone(quota.status ?? {}),
+          status: deepCopy(quota.status ?? {}),
         }),
         {
           user: {

@@ -6,6 +6,7 @@ import {
   StorageError,
   type WatchEvent,
 } from "../../storage/index.ts";
+import { eventually } from "../../testing/index.ts";
 import { discardLogger, type JsonObject } from "../../util/index.ts";
 import type { CacheEvent } from "./resource-cache.ts";
 import { WatchCache } from "./watch-cache.ts";
@@ -61,8 +62,7 @@ const pod = (name: string, image: string): JsonObject => ({
 const key = (name: string): string => `/registry/pods/ns/${name}`;
 
 async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
-  assert.ok(check(), `timed out waiting for ${what}`);
+  await eventually(() => assert.ok(check(), `still waiting for ${what}`), 5_000);
 }
 
 test("WatchCache re-lists when storage compacted past it, and keeps following", async () => {

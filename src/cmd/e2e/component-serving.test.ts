@@ -5,7 +5,6 @@
  * and the leader's `/metrics` counting the pod it scheduled.
  */
 import assert from "node:assert/strict";
-import { createServer } from "node:net";
 import { test } from "node:test";
 import type { Pod } from "../../api/index.ts";
 import { newClient, podsResource } from "../../client/index.ts";
@@ -15,19 +14,7 @@ import {
   startComponentProcess,
   startGantry,
 } from "../../testing/gantry-process.ts";
-
-/** A port that was free a moment ago on 127.0.0.1. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from "../../testing/ports.ts";
 
 async function get(url: string): Promise<{ status: number; body: string }> {
   const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });

@@ -33,7 +33,7 @@ import {
   resourceQuotasResource,
   type SharedInformer,
 } from "../../client/index.ts";
-import type { Clock, DeepReadonly, Logger } from "../../util/index.ts";
+import { type Clock, type DeepReadonly, deepCopy, type Logger } from "../../util/index.ts";
 import {
   type Controller,
   defineController,
@@ -191,7 +191,7 @@ export function newResourceQuotaController(
     const result = computeQuotaStatus(quota, objectsOf, deps.clock.now());
     if (result.kind === "pending") return requeueAfter(pendingRetryMs);
     if (result.dirty) {
-      const next = structuredClone(quota) as ResourceQuota;
+      const next = deepCopy(quota) as ResourceQuota;
       next.status = result.status;
       try {
         await deps.client.updateStatus<ResourceQuota>(resourceQuotasResource, next);

@@ -13,7 +13,7 @@ import {
   isNotFound,
   namespacesResource,
 } from "../../client/index.ts";
-import type { Clock, DeepReadonly, Logger } from "../../util/index.ts";
+import { type Clock, type DeepReadonly, deepCopy, type Logger } from "../../util/index.ts";
 import {
   type Controller,
   defineController,
@@ -81,7 +81,7 @@ export function rootCaConfigMapChange(
   if (sameData && (current.metadata.annotations?.[descriptionAnnotation] ?? "") !== "") {
     return { action: "none" };
   }
-  const next = structuredClone(current) as ConfigMap;
+  const next = deepCopy(current) as ConfigMap;
   next.data = data;
   next.metadata.annotations = {
     ...(next.metadata.annotations ?? {}),

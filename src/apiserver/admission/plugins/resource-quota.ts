@@ -28,7 +28,7 @@ import {
   usageEquals,
   usageOf,
 } from "../../../api/index.ts";
-import type { Clock } from "../../../util/index.ts";
+import { type Clock, deepCopy } from "../../../util/index.ts";
 import {
   type AdmissionAttributes,
   type AdmissionDecision,
@@ -142,7 +142,7 @@ export function checkRequest(
     else deltas.set(i, nonZero);
   }
   if (deltas.size === 0) return { quotas: [...quotas] };
-  const out = quotas.map((q) => structuredClone(q));
+  const out = quotas.map((q) => deepCopy(q));
   for (const i of interesting) {
     const quota = out[i];
     const delta = deltas.get(i);
