@@ -8,12 +8,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { stringify } from "yaml";
 import { makeCertificate } from "../../testing/certificates.ts";
 import {
   eventually,
   type GantryProcess,
   kubectl,
   runGantry,
+  singleClusterQueueSetup,
   startGantry,
 } from "../../testing/index.ts";
 
@@ -23,8 +25,8 @@ describe("gantry certs issue: a team user with a client certificate under RBAC",
   const alice = join(scratch, "alice.kubeconfig");
 
   const admin = (args: string[]) => kubectl(gantry, "1.33", args);
-  const asAlice = (version: string, args: string[], kubeconfig = alice) =>
-    kubectl({ kubeconfig, dataDir: scratch }, version, args);
+  const asAlice = (version: string, args: string[], kubeconfig = alice, input?: string) =>
+    kubectl({ kubeconfig, dataDir: scratch }, version, args, input === undefined ? {} : { input });
   const ok = async (run: Promise<{ code: number; stdout: string; stderr: string }>) => {
     const result = await run;
     assert.equal(result.code, 0, result.stderr);
@@ -127,6 +129,58 @@ describe("gantry certs issue: a team user with a client certificate under RBAC",
       });
     }
   }
+
+  test("kubectl 1.33: alice queues a pod in her namespace's LocalQueue and Kueue admits it", async () => {
+    // The admin sets up Kueue's single ClusterQueue, its LocalQueue living in team-a.
+    const setup = singleClusterQueueSetup(4).map((object) =>
+      (object as { kind: string }).kind === "LocalQueue"
+        ? { ...object, metadata: { namespace: "team-a", name: "user-queue" } }
+        : object,
+    );
+    await ok(
+      kubectl(gantry, "1.33", ["apply", "-f", "-"], {
+        input: setup.map((object) => stringify(object)).join("---\n"),
+      }),
+    );
+    const pod = {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: {
+        name: "queued",
+        namespace: "team-a",
+        labels: { "kueue.x-k8s.io/queue-name": "user-queue" },
+      },
+      spec: {
+        containers: [{ name: "c", image: "nginx", resources: { requests: { cpu: "1" } } }],
+      },
+    };
+    await ok(asAlice("1.33", ["create", "-f", "-"], alice, stringify(pod)));
+    await eventually(
+      async () => {
+        const out = await ok(
+          asAlice("1.33", [
+            "get",
+            "pod",
+            "queued",
+            "-n",
+            "team-a",
+            "-o",
+            "jsonpath={.spec.schedulingGates}|{.status.phase}",
+          ]),
+        );
+        assert.equal(out, "|Running", "Kueue removed the admission gate and the pod runs");
+      },
+      30_000,
+      200,
+    );
+    // The ClusterQueue itself stays the admin's.
+    const result = await asAlice("1.33", ["delete", "clusterqueue", "cluster-queue"]);
+    assert.equal(result.code, 1);
+    assert.equal(
+      result.stderr,
+      'Error from server (Forbidden): clusterqueues.kueue.x-k8s.io "cluster-queue" is forbidden: User "alice" cannot delete resource "clusterqueues" in API group "kueue.x-k8s.io" at the cluster scope\n',
+    );
+  });
 
   test("kubectl 1.33: an expired certificate of the cluster CA is refused (401)", async () => {
     const ca = {
