@@ -1,6 +1,6 @@
 export { base64DecodedLength, utf8ByteLength, utf8ToBase64 } from "./bytes.ts";
 export { type Clock, rfc3339, rfc3339Micro, systemClock } from "./clock.ts";
-export { deepCopy } from "./copy.ts";
+export { deepCopy, jsonCopy } from "./copy.ts";
 export { formatDuration, parseDuration } from "./duration.ts";
 export { Fifo } from "./fifo.ts";
 export {

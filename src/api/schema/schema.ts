@@ -67,11 +67,27 @@ export function refName(schema: Schema): string | undefined {
 }
 
 /**
- * Follows `$ref`s (and a single-element `allOf` wrapping one) to the schema they name, keeping a
- * description set at the reference. Throws `RangeError` for a dangling reference: that is a bug
- * in a built-in schema table, never user input.
+ * Follows `$ref`s to the schema they name, keeping a description set at the reference. Throws
+ * `RangeError` for a dangling reference: that is a bug in a built-in schema table, never user
+ * input. The answer is remembered per reference and definitions table (decoding walks the same
+ * references for every object), so a schema must not be changed in place once it is in use: a
+ * changed kind (a CRD update) brings new schema objects.
  */
 export function resolve(schema: Schema, definitions: Definitions): Schema {
+  if (schema.$ref === undefined) return schema;
+  const known = resolvedRefs.get(schema);
+  if (known !== undefined && known.definitions === definitions) return known.resolved;
+  const resolved = follow(schema, definitions);
+  resolvedRefs.set(schema, { definitions, resolved });
+  return resolved;
+}
+
+const resolvedRefs = new WeakMap<
+  Schema,
+  { readonly definitions: Definitions; readonly resolved: Schema }
+>();
+
+function follow(schema: Schema, definitions: Definitions): Schema {
   let current = schema;
   for (let depth = 0; depth < 32; depth++) {
     const name = refName(current);

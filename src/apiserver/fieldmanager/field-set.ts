@@ -80,6 +80,16 @@ export class FieldSet {
     return FieldSet.#make(sortUnique(members), merged);
   }
 
+  /**
+   * `fromParts` for parts already in order: `members` sorted and unique, `children` sorted,
+   * unique and non-empty (a map's fields, built from its sorted keys).
+   */
+  static fromSortedParts(members: PathElement[], children: ChildNode[]): FieldSet {
+    return members.length === 0 && children.length === 0
+      ? FieldSet.#empty
+      : new FieldSet(members, children);
+  }
+
   static #make(members: readonly PathElement[], children: readonly ChildNode[]): FieldSet {
     const kept = children.filter((c) => !c.set.isEmpty());
     return members.length === 0 && kept.length === 0

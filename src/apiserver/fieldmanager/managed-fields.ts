@@ -20,6 +20,7 @@ import {
 import { dropNulls, mergeValues, prune } from "./merge.ts";
 import { field } from "./path-element.ts";
 import {
+  addedFields,
   type Comparison,
   compareValues,
   isSame,
@@ -134,8 +135,11 @@ function updateWith(engine: Engine, input: UpdateManagedFieldsInput): ManagedFie
   // An existing object whose tracking was reset (or never started) is not tracked by updates.
   if (managers.size === 0 && input.live !== undefined) return [];
   try {
-    const live = withoutManagedFields(input.live ?? {});
     const next = withoutManagedFields(input.updated);
+    if (input.live === undefined && managers.size === 0) {
+      return encodeManagedFields(trackCreate(engine, next, input.manager));
+    }
+    const live = withoutManagedFields(input.live ?? {});
     return encodeManagedFields(trackUpdate(engine, live, next, managers, input.manager));
   } catch (error: unknown) {
     if (error instanceof TypedValueError) return [];
@@ -344,6 +348,27 @@ function trackUpdate(
     time: engine.time,
     ...(previous?.original === undefined ? {} : { original: previous.original }),
   });
+  return capUpdateManagers(out);
+}
+
+/**
+ * `trackUpdate` of a new object that names no managers: nothing to compare against and nobody
+ * to take fields from, so the writer owns every field the object sets, less the ignored and
+ * stripped ones. The same entry `trackUpdate(engine, {}, next, new Map(), manager)` makes.
+ */
+function trackCreate(engine: Engine, next: unknown, manager: string): Managers {
+  const out: Managers = new Map();
+  const own = addedFields(next, engine.resolver.root, engine.resolver)
+    .recursiveDifference(engine.ignored)
+    .difference(strippedFields);
+  if (own.isEmpty()) return out;
+  const identity: ManagerIdentity = {
+    manager,
+    operation: "Update",
+    apiVersion: engine.apiVersion,
+    subresource: engine.subresource,
+  };
+  out.set(managerIdentifier(identity), { ...identity, set: own, time: engine.time });
   return capUpdateManagers(out);
 }
 

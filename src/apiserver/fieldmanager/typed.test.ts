@@ -3,7 +3,7 @@ import { test } from "node:test";
 import type { SchemaRoot } from "../../api/index.ts";
 import type { Json } from "../../util/index.ts";
 import { configMapSchema, deploymentSchema, widgetSchema } from "./test-fixtures.ts";
-import { compareValues, fieldSetOf, TypedValueError } from "./typed.ts";
+import { addedFields, compareValues, fieldSetOf, TypedValueError } from "./typed.ts";
 import { newTypeResolver } from "./types.ts";
 
 const fieldSetCases: readonly { name: string; schema: SchemaRoot; value: Json; want: object }[] = [
@@ -224,3 +224,53 @@ test("compareValues: a new list-map item is added with its fields", () => {
     '.spec.template.spec.containers[name="b"]\n.spec.template.spec.containers[name="b"].image\n.spec.template.spec.containers[name="b"].name',
   );
 });
+
+const createdObjects: readonly { name: string; schema: SchemaRoot; value: Json }[] = [
+  { name: "an empty object", schema: configMapSchema, value: {} },
+  { name: "a map with keys", schema: configMapSchema, value: { data: { a: "1", b: "2" } } },
+  {
+    name: "an empty map and a null",
+    schema: configMapSchema,
+    value: { data: {}, immutable: null },
+  },
+  {
+    name: "list-map items, a set, an atomic list and empty lists",
+    schema: deploymentSchema,
+    value: {
+      metadata: { name: "d", labels: { app: "x" }, finalizers: ["a", "b"] },
+      spec: {
+        replicas: 2,
+        template: {
+          spec: {
+            containers: [
+              { name: "a", image: "x", args: ["-v"], ports: [{ containerPort: 80 }] },
+              { name: "b", image: "y", args: [], ports: [] },
+            ],
+          },
+        },
+      },
+    },
+  },
+  {
+    name: "duplicate list-map items (one atomic value)",
+    schema: deploymentSchema,
+    value: {
+      spec: { template: { spec: { containers: [{ name: "a" }, { name: "a", image: "z" }] } } },
+    },
+  },
+  {
+    name: "values of the wrong type and undeclared fields",
+    schema: deploymentSchema,
+    value: { spec: { template: "x", selector: [1, 2], nope: { deep: true } } },
+  },
+];
+
+for (const c of createdObjects) {
+  test(`addedFields: ${c.name}: what compareValues({}, x) adds`, () => {
+    const resolver = newTypeResolver(c.schema);
+    const compared = compareValues({}, c.value, resolver.root, resolver);
+    const added = addedFields(c.value, resolver.root, resolver);
+    assert.equal(added.toString(), compared.added.toString());
+    assert.ok(compared.removed.isEmpty() && compared.modified.isEmpty(), "nothing else differs");
+  });
+}

@@ -2,6 +2,7 @@ import type { SchemaRoot } from "../../api/index.ts";
 import { isPlainObject, type Json } from "../../util/index.ts";
 import { type ChildNode, FieldSet } from "./field-set.ts";
 import {
+  compareStrings,
   formatPath,
   formatPathElement,
   index,
@@ -225,6 +226,52 @@ export function compareValues(
     removed: root.removed.toSet(),
     modified: root.modified.toSet(),
   };
+}
+
+/**
+ * `compareValues({}, rhs, …).added` without the comparison: every field of an object that did
+ * not exist before (a create). A map's keys are sorted once and its set is built from them as
+ * they come, so nothing is compared, grouped or sorted again.
+ */
+export function addedFields(rhs: unknown, ref: TypeRef, resolver: TypeResolver): FieldSet {
+  return addedIn(rhs, resolver.atom(ref, rhs), resolver) ?? FieldSet.empty();
+}
+
+/** What `containerDiff(undefined, r, …)` adds; `undefined` where it compares a leaf. */
+function addedIn(r: unknown, atom: Atom, resolver: TypeResolver): FieldSet | undefined {
+  if (atom.kind === "leaf" || atom.atomic) return undefined;
+  if (atom.kind === "list") {
+    if (!Array.isArray(r) || r.length === 0) return undefined;
+    const members: PathElement[] = [];
+    const children: ChildNode[] = [];
+    for (const { pe, items } of groupItems(atom, r).values()) {
+      // Duplicate list-map items are one atomic value, as `compareItems` treats them.
+      if (items.length === 1) {
+        const below = addedIn(items[0], resolver.atom(atom.item, items[0]), resolver);
+        if (below !== undefined) children.push({ pe, set: below });
+      }
+      members.push(pe);
+    }
+    return FieldSet.fromParts(members, children);
+  }
+  if (!isPlainObject(r)) return undefined;
+  const keys = Object.keys(r);
+  if (keys.length === 0) return undefined;
+  keys.sort(compareStrings);
+  const members: PathElement[] = [];
+  const children: ChildNode[] = [];
+  for (const k of keys) {
+    const pe = toField(k);
+    const v = r[k];
+    const below = addedIn(
+      v,
+      resolver.atom(atom.fields.get(k) ?? atom.element ?? untypedRef, v),
+      resolver,
+    );
+    if (below !== undefined && !below.isEmpty()) children.push({ pe, set: below });
+    members.push(pe);
+  }
+  return FieldSet.fromSortedParts(members, children);
 }
 
 /** Compares the position `pe` of the level `out`. */

@@ -1,12 +1,12 @@
 import type { IKeyValue } from "etcd3";
-import type { JsonObject } from "../../util/index.ts";
+import { type JsonObject, jsonCopy } from "../../util/index.ts";
 import type { StorageKey, Versioned, WatchEvent } from "../storage.ts";
 import type { KeySpace } from "./keys.ts";
 
 /** Values are stored as JSON text, as in the other backends. */
 export function encodeValue(value: JsonObject): { text: string; stored: JsonObject } {
   const text = JSON.stringify(value);
-  return { text, stored: JSON.parse(text) as JsonObject };
+  return { text, stored: jsonCopy(value) };
 }
 
 /** Parses a stored value; anything but a JSON object under the prefix is a backend fault. */

@@ -1,4 +1,4 @@
-import type { JsonObject } from "../../util/index.ts";
+import { jsonCopy } from "../../util/index.ts";
 import {
   inRange,
   insertSorted,
@@ -190,7 +190,8 @@ export function newMemoryStorage(options: MemoryStorageOptions = {}): MemoryStor
       const existing = latestLive(key);
       if (existing !== undefined) throw new StorageError("AlreadyExists", key, existing.revision);
       const revision = current + 1;
-      const stored = copyJson(value);
+      // A private copy, normalised as a backend storing JSON text would store it.
+      const stored = jsonCopy(value);
       const item: Versioned = { key, value: stored, revision, createRevision: revision };
       commit(key, item, { type: "put", key, value: stored, revision, created: true });
       return item;
@@ -204,7 +205,7 @@ export function newMemoryStorage(options: MemoryStorageOptions = {}): MemoryStor
         throw new StorageError("Conflict", key, existing.revision);
       }
       const revision = current + 1;
-      const stored = copyJson(value);
+      const stored = jsonCopy(value);
       const item: Versioned = {
         key,
         value: stored,
@@ -276,9 +277,4 @@ function lastIndexAtOrBelow(versions: readonly Version[], target: Revision): num
     else hi = mid;
   }
   return lo - 1;
-}
-
-/** A private copy, normalised the way a JSON-storing backend would store it. */
-function copyJson(value: JsonObject): JsonObject {
-  return JSON.parse(JSON.stringify(value)) as JsonObject;
 }

@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import type { JsonObject } from "../../util/index.ts";
+import { type JsonObject, jsonCopy } from "../../util/index.ts";
 import { insertSorted, keyRange, lowerBound, removeSorted } from "../internal/key-range.ts";
 import { newWatchHub, type ReplayPage } from "../internal/watch-hub.ts";
 import {
@@ -226,7 +226,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     create: async (key, value) => {
       ensureOpen(key);
       const text = JSON.stringify(value);
-      const stored = parseObject(text);
+      const stored = jsonCopy(value);
       const done = await write(key, { op: "create", key, text }, ({ revision }) => {
         current = revision;
         insertSorted(liveKeys, key);
@@ -238,7 +238,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     update: async (key, value, expected) => {
       ensureOpen(key);
       const text = JSON.stringify(value);
-      const stored = parseObject(text);
+      const stored = jsonCopy(value);
       const done = await write(key, { op: "update", key, text, expected }, ({ revision, prev }) => {
         current = revision;
         hub.publish(key, () => ({
