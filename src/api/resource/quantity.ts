@@ -54,9 +54,23 @@ const maxInt64 = (1n << 63n) - 1n;
 /**
  * Parses a quantity such as `500m`, `1.5Gi`, `2e3` or `-1`. Values finer than nano are rounded
  * up (away from zero), as upstream does so that a tiny request still gets something.
- * Throws `SyntaxError` with upstream's messages.
+ * Throws `SyntaxError` with upstream's messages. The same few texts (`100m`, `64Mi`) come back
+ * in every pod, through defaulting, validation, QoS and admission, so answers are remembered
+ * (a parsed quantity is immutable); the memory is bounded and starts over when full.
  */
 export function parseQuantity(text: string): ParsedQuantity {
+  const known = parsed.get(text);
+  if (known !== undefined) return known;
+  const quantity = Object.freeze(parseText(text));
+  if (parsed.size >= parsedLimit) parsed.clear();
+  parsed.set(text, quantity);
+  return quantity;
+}
+
+const parsed = new Map<string, ParsedQuantity>();
+const parsedLimit = 4096;
+
+function parseText(text: string): ParsedQuantity {
   // "." and "-." are zero upstream: the number needs a digit or a decimal point.
   const match = /^([+-]?)([0-9]*)(\.([0-9]*))?(.*)$/.exec(text);
   const sign = match?.[1] ?? "";
@@ -120,6 +134,18 @@ export function isQuantity(text: string): boolean {
 
 /** The canonical string upstream prints: `1Gi` for `1024Mi`, `1` for `1000m`, `0` for zero. */
 export function formatQuantity(q: ParsedQuantity): string {
+  // A quantity `parseQuantity` remembered is formatted once.
+  let text = formatted.get(q);
+  if (text === undefined) {
+    text = formatText(q);
+    if (Object.isFrozen(q)) formatted.set(q, text);
+  }
+  return text;
+}
+
+const formatted = new WeakMap<ParsedQuantity, string>();
+
+function formatText(q: ParsedQuantity): string {
   if (q.unscaled === 0n) return "0";
   let format = q.format;
   if (format === "BinarySI") {

@@ -1,16 +1,28 @@
 import type { KubeObject, ObjectMeta } from "../../../api/index.ts";
-import { deepCopy, type JsonObject } from "../../../util/index.ts";
+import { deepCopy, type JsonObject, jsonEqual } from "../../../util/index.ts";
 
-/** Everything but metadata and status: what a `generation` bump looks at. */
-export function specOf(obj: KubeObject): string {
-  const { metadata: _metadata, status: _status, apiVersion: _a, kind: _k, ...rest } = obj;
-  return JSON.stringify(rest);
+/**
+ * Whether everything but metadata and status differs, which is what bumps `generation`;
+ * semantically, whatever the key order, as upstream compares specs.
+ */
+export function specChanged(next: KubeObject, current: KubeObject): boolean {
+  const { metadata: _nm, status: _ns, apiVersion: _na, kind: _nk, ...nextSpec } = next;
+  const { metadata: _cm, status: _cs, apiVersion: _ca, kind: _ck, ...currentSpec } = current;
+  return !jsonEqual(nextSpec, currentSpec);
 }
 
-/** The object with volatile bookkeeping removed, for no-op detection. */
-export function comparable(obj: KubeObject): string {
-  const { resourceVersion: _rv, managedFields: _mf, ...metadata } = obj.metadata;
-  return JSON.stringify({ ...obj, metadata });
+/**
+ * Whether writing `next` over `current` would change nothing: the same JSON apart from the
+ * bookkeeping (resourceVersion, managedFields), whatever the key order, as upstream compares the
+ * canonical encodings before a write.
+ */
+export function unchanged(next: KubeObject, current: KubeObject): boolean {
+  const { resourceVersion: _nrv, managedFields: _nmf, ...nextMeta } = next.metadata;
+  const { resourceVersion: _crv, managedFields: _cmf, ...currentMeta } = current.metadata;
+  return (
+    jsonEqual(nextMeta, currentMeta) &&
+    jsonEqual({ ...next, metadata: undefined }, { ...current, metadata: undefined })
+  );
 }
 
 /** A deep copy the caller may change. */

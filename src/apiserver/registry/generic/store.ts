@@ -14,17 +14,17 @@ import {
   type SchemaRoot,
 } from "../../../api/index.ts";
 import { type Storage, StorageError } from "../../../storage/index.ts";
-import { type Clock, type Random, rfc3339 } from "../../../util/index.ts";
+import { type Clock, jsonEqual, type Random, rfc3339 } from "../../../util/index.ts";
 import type { AdmissionAttributes, AdmissionChain, UserInfo } from "../../admission/index.ts";
 import {
   asWritten,
   clone,
-  comparable,
   fromStored,
   generatedName,
   hasFinalizers,
-  specOf,
+  specChanged,
   toStored,
+  unchanged,
 } from "./object-meta.ts";
 import { keyOf, type ResourceEntry } from "./strategy.ts";
 
@@ -206,7 +206,7 @@ export class Store {
       }
       next.metadata.resourceVersion = current.metadata.resourceVersion ?? "";
       await this.#prepareUpdate(next, current, context);
-      if (comparable(next) === comparable(current)) return current;
+      if (unchanged(next, current)) return current;
       next.metadata.managedFields = this.#managedFields(context, next, {
         live: current,
         updated: next,
@@ -263,11 +263,7 @@ export class Store {
           next.metadata.deletionGracePeriodSeconds = grace;
           next.metadata.deletionTimestamp = rfc3339(new Date(now.getTime() + grace * 1000));
         }
-        write = this.#readyToDelete(next)
-          ? "delete"
-          : comparable(next) === comparable(current)
-            ? "none"
-            : "update";
+        write = this.#readyToDelete(next) ? "delete" : unchanged(next, current) ? "none" : "update";
       } else if (
         hasFinalizers(next.metadata) ||
         (grace !== undefined && grace > 0) ||
@@ -352,8 +348,8 @@ export class Store {
       // Custom resources without a status subresource count status changes too, as upstream.
       const statusCounts = strategy.customResource === true && !definition.subresources.status;
       const changed =
-        specOf(next) !== specOf(current) ||
-        (statusCounts && JSON.stringify(next["status"]) !== JSON.stringify(current["status"]));
+        specChanged(next, current) ||
+        (statusCounts && !jsonEqual(next["status"], current["status"]));
       meta.generation = changed ? generation + 1 : generation;
     }
 
