@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { inRange, insertSorted, keyRange, lowerBound, removeSorted } from "./key-range.ts";
+import { inRange, keyRange, lowerBound } from "./key-range.ts";
 
 const rangeCases = [
   {
@@ -59,12 +59,3 @@ for (const c of boundCases) {
     assert.equal(lowerBound(["b", "d", "f"], c.key), c.want);
   });
 }
-
-test("insertSorted/removeSorted: keep the array sorted and free of duplicates", () => {
-  const keys: string[] = [];
-  for (const k of ["m", "a", "z", "m", "c"]) insertSorted(keys, k);
-  assert.deepEqual(keys, ["a", "c", "m", "z"]);
-  removeSorted(keys, "c");
-  removeSorted(keys, "nope");
-  assert.deepEqual(keys, ["a", "m", "z"]);
-});

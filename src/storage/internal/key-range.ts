@@ -31,15 +31,3 @@ export function lowerBound(keys: readonly StorageKey[], key: StorageKey): number
   }
   return lo;
 }
-
-/** Inserts `key` into the sorted `keys` unless it is already there. */
-export function insertSorted(keys: StorageKey[], key: StorageKey): void {
-  const at = lowerBound(keys, key);
-  if (keys[at] !== key) keys.splice(at, 0, key);
-}
-
-/** Removes `key` from the sorted `keys` if it is there. */
-export function removeSorted(keys: StorageKey[], key: StorageKey): void {
-  const at = lowerBound(keys, key);
-  if (keys[at] === key) keys.splice(at, 1);
-}

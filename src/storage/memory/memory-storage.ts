@@ -1,11 +1,6 @@
 import { jsonCopy } from "../../util/index.ts";
-import {
-  inRange,
-  insertSorted,
-  keyRange,
-  lowerBound,
-  removeSorted,
-} from "../internal/key-range.ts";
+import { inRange, keyRange } from "../internal/key-range.ts";
+import { SortedKeys } from "../internal/sorted-keys.ts";
 import { newWatchHub, type ReplayPage } from "../internal/watch-hub.ts";
 import {
   type ListOptions,
@@ -47,8 +42,8 @@ interface Version {
  */
 export function newMemoryStorage(options: MemoryStorageOptions = {}): MemoryStorage {
   const history = new Map<StorageKey, Version[]>();
-  const allKeys: StorageKey[] = [];
-  const liveKeys: StorageKey[] = [];
+  const allKeys = new SortedKeys();
+  const liveKeys = new SortedKeys();
   let log: WatchEvent[] = [];
   let current: Revision = 0;
   let compacted: Revision = 0;
@@ -88,11 +83,11 @@ export function newMemoryStorage(options: MemoryStorageOptions = {}): MemoryStor
     if (versions === undefined) {
       versions = [];
       history.set(key, versions);
-      insertSorted(allKeys, key);
+      allKeys.add(key);
     }
     versions.push({ revision: event.revision, item });
-    if (item === undefined) removeSorted(liveKeys, key);
-    else if (event.type === "put" && event.created) insertSorted(liveKeys, key);
+    if (item === undefined) liveKeys.delete(key);
+    else if (event.type === "put" && event.created) liveKeys.add(key);
     log.push(event);
     current = event.revision;
     hub.publish(key, () => event);
@@ -109,14 +104,13 @@ export function newMemoryStorage(options: MemoryStorageOptions = {}): MemoryStor
 
   const listLatest = (prefix: StorageKey, options: ListOptions): ListResult => {
     const range = keyRange(prefix, options.startKey);
-    const lo = lowerBound(liveKeys, range.start);
-    const hi = range.end === undefined ? liveKeys.length : lowerBound(liveKeys, range.end);
-    const matching = Math.max(0, hi - lo);
+    const matching = liveKeys.count(range.start, range.end);
     const limit = options.limit ?? 0;
     const take = limit > 0 ? Math.min(limit, matching) : matching;
     const items: Versioned[] = [];
-    for (let i = lo; i < lo + take; i++) {
-      items.push(latestLive(liveKeys[i] as StorageKey) as Versioned);
+    for (const key of liveKeys.from(range.start)) {
+      if (items.length >= take) break;
+      items.push(latestLive(key) as Versioned);
     }
     return { items, revision: current, more: take < matching, remaining: matching - take };
   };
@@ -126,8 +120,7 @@ export function newMemoryStorage(options: MemoryStorageOptions = {}): MemoryStor
     const limit = options.limit ?? 0;
     const items: Versioned[] = [];
     let remaining = 0;
-    for (let i = lowerBound(allKeys, range.start); i < allKeys.length; i++) {
-      const key = allKeys[i] as StorageKey;
+    for (const key of allKeys.from(range.start)) {
       if (!inRange(range, key)) break;
       const item = versionAt(history.get(key) ?? [], revision)?.item;
       if (item === undefined) continue;
@@ -148,7 +141,7 @@ export function newMemoryStorage(options: MemoryStorageOptions = {}): MemoryStor
       versions.splice(0, drop);
       if (versions.length === 0) {
         history.delete(key);
-        removeSorted(allKeys, key);
+        allKeys.delete(key);
       }
     }
     log = log.slice(revision - compacted);
@@ -160,8 +153,8 @@ export function newMemoryStorage(options: MemoryStorageOptions = {}): MemoryStor
     closed = true;
     hub.close();
     history.clear();
-    allKeys.length = 0;
-    liveKeys.length = 0;
+    allKeys.clear();
+    liveKeys.clear();
     log = [];
   };
 
@@ -181,8 +174,7 @@ export function newMemoryStorage(options: MemoryStorageOptions = {}): MemoryStor
     count: async (prefix) => {
       ensureOpen(prefix);
       const range = keyRange(prefix);
-      const hi = range.end === undefined ? liveKeys.length : lowerBound(liveKeys, range.end);
-      return hi - lowerBound(liveKeys, range.start);
+      return liveKeys.count(range.start, range.end);
     },
 
     create: async (key, value) => {

@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { type JsonObject, jsonCopy } from "../../util/index.ts";
-import { insertSorted, keyRange, lowerBound, removeSorted } from "../internal/key-range.ts";
+import { keyRange } from "../internal/key-range.ts";
+import { SortedKeys } from "../internal/sorted-keys.ts";
 import { newWatchHub, type ReplayPage } from "../internal/watch-hub.ts";
 import {
   type ListResult,
@@ -85,10 +86,12 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   let compacted: Revision = stmts.getMeta.get(compactKey)?.value ?? 0;
   let closed = false;
   /** Live keys at `current`, sorted: counts and `remaining` without scanning the table. */
-  const liveKeys = stmts.liveNames
-    .all()
-    .map((r) => r.name)
-    .sort();
+  const liveKeys = SortedKeys.fromSorted(
+    stmts.liveNames
+      .all()
+      .map((r) => r.name)
+      .sort(),
+  );
 
   const replay = (
     prefix: StorageKey,
@@ -176,8 +179,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   };
 
   const countLive = (start: StorageKey, end: StorageKey | undefined): number => {
-    const hi = end === undefined ? liveKeys.length : lowerBound(liveKeys, end);
-    return Math.max(0, hi - lowerBound(liveKeys, start));
+    return liveKeys.count(start, end);
   };
 
   let compacting: Promise<void> = Promise.resolve();
@@ -229,7 +231,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
       const stored = jsonCopy(value);
       const done = await write(key, { op: "create", key, text }, ({ revision }) => {
         current = revision;
-        insertSorted(liveKeys, key);
+        liveKeys.add(key);
         hub.publish(key, () => ({ type: "put", key, value: stored, revision, created: true }));
       });
       return { key, value: stored, revision: done.revision, createRevision: done.revision };
@@ -259,7 +261,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
       const done = await write(key, { op: "delete", key, expected }, ({ revision, prev }) => {
         current = revision;
         last = parseObject(prev ?? "{}");
-        removeSorted(liveKeys, key);
+        liveKeys.delete(key);
         const prevValue = last;
         hub.publish(key, () => ({ type: "delete", key, revision, prevValue }));
       });
