@@ -86,7 +86,9 @@ async function bindPod(
       setPodCondition(pod, "PodScheduled", rfc3339(deps.clock.now()));
       return pod;
     },
-    writeContextOf(scope, "binding"),
+    // Upstream's BindingREST updates the pod in storage directly: the field manager sees only
+    // the Binding, so the pod's managedFields stay as they were.
+    { ...writeContextOf(scope, "binding"), managedFieldsComputed: true },
   );
   writeJson(scope.res, 201, {
     kind: "Status",
