@@ -16,7 +16,7 @@ import {
   statusError,
   unresolvable,
 } from "./framework/index.ts";
-import type { Framework } from "./runtime/index.ts";
+import type { BatchMemo, Framework, ScoreReuse } from "./runtime/index.ts";
 
 /** Below this many nodes every node is filtered (upstream's `minFeasibleNodesToFind`). */
 export const minFeasibleNodesToFind = 100;
@@ -43,6 +43,11 @@ export interface FilterOutcome {
   readonly diagnosis: Diagnosis;
   /** An internal error (a plugin failed): the attempt ends with SchedulerError. */
   readonly error?: Error;
+  /**
+   * With a memo: where each feasible node sits in the snapshot's node list, so Score can reuse
+   * its answers too (see `prioritizeAndSelect`). Undefined when the memo was not used.
+   */
+  readonly positions?: number[];
 }
 
 export interface NodeSelection {
@@ -59,7 +64,8 @@ function passFilters(
   diagnosis: Diagnosis,
   selection: NodeSelection,
   allNodeCount: number,
-): { feasible: NodeInfo[]; error?: Error } {
+  batch: BatchMemo | undefined,
+): { feasible: NodeInfo[]; positions?: number[]; error?: Error } {
   const total = nodes.length;
   let wanted = numFeasibleNodesToFind(
     fw.percentageOfNodesToScore || selection.percentageOfNodesToScore,
@@ -71,19 +77,32 @@ function passFilters(
   const filters = fw.activeFilterPlugins(state);
   // Without nominated pods anywhere, each node needs one Filter pass and no lookup.
   const withNominated = fw.hasNominatedPods();
+  // Nominated pods make a node's answer depend on the pod's priority: nothing is reused then.
+  // Answers are kept by position in `nodes` (the snapshot's list: see findNodesThatFitPod).
+  const memo = withNominated || filters.length === 0 ? undefined : batch;
+  const positions: number[] | undefined = memo === undefined ? undefined : [];
   let processed = 0;
   for (let i = 0; i < total && feasible.length < wanted; i++) {
-    const nodeInfo = nodes[(start + i) % total] as NodeInfo;
+    let at = start + i;
+    if (at >= total) at -= total;
+    const nodeInfo = nodes[at] as NodeInfo;
     processed++;
     if (filters.length === 0) {
       feasible.push(nodeInfo);
       continue;
     }
-    const status = withNominated
-      ? fw.runFilterPluginsWithNominatedPods(state, pod, nodeInfo, filters)
-      : fw.runFilterPlugins(state, pod, nodeInfo, filters);
+    let status = memo?.filterStatus(at, nodeInfo);
+    if (status === undefined) {
+      status = withNominated
+        ? fw.runFilterPluginsWithNominatedPods(state, pod, nodeInfo, filters)
+        : fw.runFilterPlugins(state, pod, nodeInfo, filters);
+      if (memo !== undefined && (isSuccess(status) || isRejected(status))) {
+        memo.recordFilter(at, nodeInfo, status);
+      }
+    }
     if (isSuccess(status)) {
       feasible.push(nodeInfo);
+      positions?.push(at);
     } else if (isRejected(status)) {
       diagnosis.nodeToStatus.set(nodeInfo.name, status);
       diagnosis.addPluginStatus(status);
@@ -93,16 +112,20 @@ function passFilters(
     }
   }
   selection.nextStartNodeIndex = (start + processed) % Math.max(allNodeCount, 1);
-  return { feasible };
+  return positions === undefined ? { feasible } : { feasible, positions };
 }
 
-/** PreFilter, then Filter: the nominated node first, then the others from where we left off. */
+/**
+ * PreFilter, then Filter: the nominated node first, then the others from where we left off. With
+ * `batch` (a memo started for this pod's signature), Filter answers of unchanged nodes are reused.
+ */
 export function findNodesThatFitPod(
   fw: Framework,
   state: CycleState,
   pod: DeepReadonly<Pod>,
   snapshot: Snapshot,
   selection: NodeSelection,
+  batch?: BatchMemo,
 ): FilterOutcome {
   const diagnosis = new Diagnosis();
   const allNodes = snapshot.list();
@@ -129,6 +152,7 @@ export function findNodesThatFitPod(
         diagnosis,
         { nextStartNodeIndex: 0, percentageOfNodesToScore: 100 },
         1,
+        undefined,
       );
       if (result.error === undefined && result.feasible.length > 0) {
         return { feasible: result.feasible, diagnosis };
@@ -137,7 +161,10 @@ export function findNodesThatFitPod(
   }
 
   let nodes = allNodes;
+  // Answers are kept by position in the snapshot's list: a narrowed list goes without them.
+  let memo = batch;
   if (pre.nodeNames !== undefined) {
+    memo = undefined;
     const narrowed: NodeInfo[] = [];
     for (const name of pre.nodeNames) {
       const nodeInfo = snapshot.get(name);
@@ -149,10 +176,14 @@ export function findNodesThatFitPod(
       unresolvable(`node(s) didn't satisfy plugin(s) [${plugins.join(" ")}]`),
     );
   }
-  const result = passFilters(fw, state, pod, nodes, diagnosis, selection, allNodes.length);
-  return result.error === undefined
+  memo?.beginFilter(state, allNodes.length);
+  const result = passFilters(fw, state, pod, nodes, diagnosis, selection, allNodes.length, memo);
+  if (result.error !== undefined) {
+    return { feasible: result.feasible, diagnosis, error: result.error };
+  }
+  return result.positions === undefined
     ? { feasible: result.feasible, diagnosis }
-    : { feasible: result.feasible, diagnosis, error: result.error };
+    : { feasible: result.feasible, diagnosis, positions: result.positions };
 }
 
 export type ScoreOutcome = { readonly host: string } | { readonly error: Error };
@@ -160,6 +191,8 @@ export type ScoreOutcome = { readonly host: string } | { readonly error: Error }
 /**
  * PreScore and Score the feasible nodes and pick the highest total; ties are broken uniformly at
  * random (reservoir sampling with the injected Random). Without score plugins any node will do.
+ * With `reuse` (the memo and the positions Filter reported), raw scores of unchanged nodes are
+ * reused (see `BatchMemo`).
  */
 export function prioritizeAndSelect(
   fw: Framework,
@@ -167,6 +200,7 @@ export function prioritizeAndSelect(
   pod: DeepReadonly<Pod>,
   feasible: readonly NodeInfo[],
   random: Random,
+  reuse?: ScoreReuse,
 ): ScoreOutcome {
   if (feasible.length === 1) return { host: (feasible[0] as NodeInfo).name };
   let totals: readonly number[];
@@ -175,7 +209,7 @@ export function prioritizeAndSelect(
   } else {
     const pre: Status = fw.runPreScorePlugins(state, pod, feasible);
     if (!isSuccess(pre)) return { error: statusError(pre) };
-    const scored = fw.runScorePlugins(state, pod, feasible);
+    const scored = fw.runScorePlugins(state, pod, feasible, reuse);
     if (!isSuccess(scored.status)) return { error: statusError(scored.status) };
     totals = scored.totals;
   }

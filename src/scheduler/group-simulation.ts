@@ -5,10 +5,15 @@
  * pods). Group preemption also takes victims off their nodes. Everything is synchronous and is
  * undone by `revert` (or kept by `commit`) before the cycle awaits anything, so informer events
  * never meet a half-simulated cache.
+ *
+ * Members with the same signature share a `BatchMemo`: each one reuses the Filter and raw Score
+ * answers of the nodes no earlier member changed, and evaluates only the others (the node the
+ * previous member went to, and nodes not seen yet). The memo is dropped whenever something else
+ * changes the cluster: an unsigned pod placed, a victim removed, a nominated pod in play.
  */
 import type { Pod } from "../api/index.ts";
 import type { DeepReadonly } from "../util/index.ts";
-import { findNodesThatFitPod, prioritizeAndSelect } from "./find-nodes.ts";
+import { findNodesThatFitPod, numFeasibleNodesToFind, prioritizeAndSelect } from "./find-nodes.ts";
 import {
   CycleState,
   FitError,
@@ -24,7 +29,7 @@ import {
   setCyclePodInfo,
   withError,
 } from "./framework/index.ts";
-import type { Framework } from "./runtime/index.ts";
+import { BatchMemo, type Framework } from "./runtime/index.ts";
 import { assumeAndReserve, unreserveAndForget } from "./schedule-one.ts";
 import type { SchedulerContext } from "./scheduling-failure.ts";
 
@@ -52,18 +57,31 @@ export class CycleSimulation implements GroupSimulation {
   readonly #fw: Framework;
   /** Undo steps, newest last. */
   readonly #undo: (() => void)[] = [];
+  /** Answers shared by same-signature members; undefined when batching is off. */
+  readonly #memo: BatchMemo | undefined;
 
-  constructor(ctx: SchedulerContext, fw: Framework) {
+  /**
+   * `memo`: where same-signature members share answers; by default a fresh one, or none (every
+   * member evaluated in full) when `ctx.opportunisticBatching` is false. `false` turns it off.
+   */
+  constructor(ctx: SchedulerContext, fw: Framework, memo?: BatchMemo | false) {
     this.#ctx = ctx;
     this.#fw = fw;
+    if (memo === false) this.#memo = undefined;
+    else this.#memo = memo ?? (ctx.opportunisticBatching === false ? undefined : new BatchMemo());
   }
 
-  /** Filters and scores the member on the current simulated cluster and places it. */
-  attempt(podInfo: PodInfo): Attempt {
+  /**
+   * Filters and scores the member on the current simulated cluster and places it. `remaining`:
+   * how many members will be attempted after this one (unknown: many), which decides whether
+   * this member's answers are worth keeping.
+   */
+  attempt(podInfo: PodInfo, remaining = Number.POSITIVE_INFINITY): Attempt {
     const ctx = this.#ctx;
     const pod = podInfo.pod;
     const state = newCycleState(podInfo);
-    const filtered = findNodesThatFitPod(this.#fw, state, pod, ctx.snapshot, ctx.selection);
+    const batch = this.#batchFor(podInfo, remaining);
+    const filtered = findNodesThatFitPod(this.#fw, state, pod, ctx.snapshot, ctx.selection, batch);
     if (filtered.error !== undefined) {
       return { status: withError(newStatus("Error"), filtered.error), state };
     }
@@ -75,15 +93,66 @@ export class CycleSimulation implements GroupSimulation {
         statuses: filtered.diagnosis.nodeToStatus,
       };
     }
-    const selected = prioritizeAndSelect(this.#fw, state, pod, filtered.feasible, ctx.random);
+    const positions = filtered.positions;
+    const reuse =
+      batch === undefined || positions === undefined ? undefined : { memo: batch, positions };
+    const selected = prioritizeAndSelect(
+      this.#fw,
+      state,
+      pod,
+      filtered.feasible,
+      ctx.random,
+      reuse,
+    );
     if ("error" in selected)
       return { status: withError(newStatus("Error"), selected.error), state };
-    return this.#assume(pod, selected.host, state);
+    return this.#assume(pod, selected.host, state, batch !== undefined);
   }
 
-  #assume(pod: PodObject, host: string, state: CycleState): Attempt {
+  /**
+   * The memo started for this member, or undefined when it must be evaluated in full: batching
+   * is off, a pod is nominated somewhere (Filter then depends on priorities), the member has a
+   * nominated node of its own (tried first, as the plain path does), it cannot be signed, or
+   * there is nothing to reuse and nothing worth keeping.
+   */
+  #batchFor(podInfo: PodInfo, remaining: number): BatchMemo | undefined {
+    const memo = this.#memo;
+    if (memo === undefined) return undefined;
+    if (this.#fw.hasNominatedPods()) {
+      memo.clear();
+      return undefined;
+    }
+    if ((podInfo.pod.status?.nominatedNodeName ?? "") !== "") return undefined;
+    const keep = this.#worthKeeping(remaining);
+    if (!keep && memo.signature === undefined) return undefined;
+    const signature = this.#fw.signPod(podInfo);
+    if (signature === undefined) return undefined;
+    return memo.startPod(signature, keep) ? memo : undefined;
+  }
+
+  /**
+   * Whether the members still to come can pass this member's nodes again: a filter pass stops
+   * after enough feasible nodes and the next one starts behind it, so a node comes round again
+   * only once the passes have gone through every node. Keeping answers no one reads costs as
+   * much as computing them.
+   */
+  #worthKeeping(remaining: number): boolean {
+    const all = this.#ctx.snapshot.numNodes;
+    const pass = numFeasibleNodesToFind(
+      this.#fw.percentageOfNodesToScore || this.#ctx.selection.percentageOfNodesToScore,
+      all,
+    );
+    return remaining * pass >= all;
+  }
+
+  /**
+   * Assumes and reserves `pod` on `host`. A signed pod changes only its node (a new NodeInfo copy,
+   * which the memo has never seen); anything else may change answers elsewhere, so the memo goes.
+   */
+  #assume(pod: PodObject, host: string, state: CycleState, signed: boolean): Attempt {
     const ctx = this.#ctx;
     const fw = this.#fw;
+    if (!signed) this.#memo?.clear();
     const reservation = assumeAndReserve(ctx, fw, state, pod, host);
     ctx.cache.updateSnapshot(ctx.snapshot);
     if ("status" in reservation) return { status: reservation.status, state };
@@ -116,7 +185,7 @@ export class CycleSimulation implements GroupSimulation {
     if (!isSuccess(pre.status)) return pre.status;
     const fits = this.#fw.runFilterPluginsWithNominatedPods(state, pod, nodeInfo);
     if (!isSuccess(fits)) return fits;
-    const attempt = this.#assume(pod, nodeName, state);
+    const attempt = this.#assume(pod, nodeName, state, false);
     return "placed" in attempt ? fits : attempt.status;
   }
 
@@ -124,12 +193,14 @@ export class CycleSimulation implements GroupSimulation {
     const ctx = this.#ctx;
     const restore = ctx.cache.detachPod(podInfo.uid);
     if (restore === undefined) return;
+    this.#memo?.clear();
     ctx.cache.updateSnapshot(ctx.snapshot);
     this.#undo.push(restore);
   }
 
   /** Undoes every placement and removal, newest first, and refreshes the snapshot. */
   revert(): void {
+    this.#memo?.clear();
     for (let undo = this.#undo.pop(); undo !== undefined; undo = this.#undo.pop()) undo();
     this.#ctx.cache.updateSnapshot(this.#ctx.snapshot);
   }

@@ -167,7 +167,7 @@ export async function scheduleGroup(
     remaining--;
     let attempt: Attempt;
     try {
-      attempt = simulation.attempt((infos[i] as QueuedPodInfo).podInfo);
+      attempt = simulation.attempt((infos[i] as QueuedPodInfo).podInfo, infos.length - i - 1);
     } catch (thrown: unknown) {
       const err = thrown instanceof Error ? thrown : new Error(String(thrown));
       attempt = { status: withError(newStatus("Error"), err), state: new CycleState() };

@@ -16,6 +16,7 @@ import {
   type NominatingInfo,
   newStatus,
   PodsToActivate,
+  podInfoFor,
   podsToActivateKey,
   type QueuedPodInfo,
   type Status,
@@ -123,7 +124,7 @@ export function assumeAndReserve(
   host: string,
 ): { readonly assumed: DeepReadonly<Pod> } | { readonly status: Status } {
   const assumed: DeepReadonly<Pod> = { ...pod, spec: { ...pod.spec, nodeName: host } };
-  ctx.cache.assumePod(assumed);
+  ctx.cache.assumePod(assumed, podInfoFor(state, pod).onNode(assumed));
   // Nominated to a node and assumed there would count twice.
   ctx.queue.nominator.delete(assumed);
   const reserved = fw.runReservePluginsReserve(state, assumed, host);

@@ -97,6 +97,12 @@ export interface SchedulerOptions {
   readonly gangSchedulingTimeoutMs?: number;
   /** Where the scheduler's metrics go (`/metrics` of `gantry up`). @default none */
   readonly metricsRegistry?: MetricsRegistry;
+  /**
+   * Upstream's `OpportunisticBatching` feature gate (beta, on): in a group cycle, members with the
+   * same signature reuse the Filter and Score answers of nodes no earlier member changed. The
+   * placements are exactly those of the plain path; only the time differs. @default true
+   */
+  readonly opportunisticBatching?: boolean;
 }
 
 export interface Scheduler {
@@ -253,6 +259,7 @@ export function newScheduler(deps: SchedulerDeps, options: SchedulerOptions = {}
     podGroups,
     podGroupStatus,
     metrics,
+    opportunisticBatching: options.opportunisticBatching ?? true,
   };
 
   let started = false;

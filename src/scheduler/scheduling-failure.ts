@@ -48,6 +48,11 @@ export interface SchedulerContext {
   /** Writes PodGroup status after group cycles. */
   readonly podGroupStatus: PodGroupStatusWriter;
   readonly metrics: SchedulerMetrics;
+  /**
+   * Whether a group cycle reuses Filter and Score answers between members with the same
+   * signature (see `BatchMemo`). Placements are the same either way. @default true
+   */
+  readonly opportunisticBatching?: boolean;
 }
 
 export const reasonUnschedulable = "Unschedulable";

@@ -86,8 +86,11 @@ export class SchedulerCache {
     this.#touch(nodeName, info);
   }
 
-  /** Counts the pod on `pod.spec.nodeName` before the binding is confirmed. */
-  assumePod(pod: DeepReadonly<Pod>): void {
+  /**
+   * Counts the pod on `pod.spec.nodeName` before the binding is confirmed. `podInfo` (for `pod`)
+   * saves parsing the pod again when the cycle already did.
+   */
+  assumePod(pod: DeepReadonly<Pod>, podInfo: PodInfo = new PodInfo(pod)): void {
     const uid = pod.metadata.uid ?? "";
     if (this.#pods.has(uid)) {
       throw new TypeError(
@@ -95,7 +98,6 @@ export class SchedulerCache {
       );
     }
     const nodeName = pod.spec.nodeName ?? "";
-    const podInfo = new PodInfo(pod);
     this.#addToNode(podInfo, nodeName);
     this.#pods.set(uid, { podInfo, nodeName, assumed: true });
   }

@@ -148,8 +148,38 @@ export interface NodeScore {
  */
 export interface ScorePlugin extends Plugin {
   score(state: CycleState, pod: PodObject, nodeInfo: NodeInfo): number;
-  /** Rewrites every node's score in place (usually into [0, 100]). */
+  /**
+   * Rewrites every node's score in place (usually into [0, 100]). The list and its entries are
+   * reused by the next cycle: do not keep them.
+   */
   normalizeScore?(state: CycleState, pod: PodObject, scores: NodeScore[]): Status;
+}
+
+/** One part of a pod's signature (upstream's `SignFragment`): a key and a JSON value. */
+export interface SignFragment {
+  /** What the value is: a pod path in upstream's dot notation (`Spec.Tolerations`) or a plugin name. */
+  readonly key: string;
+  readonly value: unknown;
+}
+
+/** What a Sign plugin returns: fragments, or a non-success status when it cannot sign the pod. */
+export interface SignResult {
+  readonly status: Status;
+  readonly fragments?: readonly SignFragment[];
+}
+
+/**
+ * Says which parts of the pod the plugin's PreFilter, Filter, PreScore and Score read (upstream's
+ * `SignPlugin`, KEP-5598 opportunistic batching). Two pods whose fragments are equal must get the
+ * same Filter status and the same raw Score on a node in the same state, wherever the other pod
+ * was placed. A plugin whose answer for one node can change when a pod lands on another node
+ * (topology spreading, pod affinity) returns a non-success status for pods it would judge that
+ * way: such pods are not signed, and nothing is reused for them. A pod is signed afresh for every
+ * attempt, so a plugin may look at the cycle's snapshot (InterPodAffinity leaves labels out while
+ * no pod anywhere has affinity terms).
+ */
+export interface SignPlugin extends Plugin {
+  signPod(podInfo: PodInfo): SignResult;
 }
 
 /**
@@ -201,6 +231,7 @@ export type AnyPlugin = Plugin &
       Omit<PostFilterPlugin, "name"> &
       Omit<PreScorePlugin, "name"> &
       Omit<ScorePlugin, "name"> &
+      Omit<SignPlugin, "name"> &
       Omit<ReservePlugin, "name"> &
       Omit<PermitPlugin, "name"> &
       Omit<PreBindPlugin, "name"> &

@@ -57,6 +57,9 @@ export {
   type QueueSortPlugin,
   type ReservePlugin,
   type ScorePlugin,
+  type SignFragment,
+  type SignPlugin,
+  type SignResult,
 } from "./extension-points.ts";
 export {
   Diagnosis,
@@ -102,6 +105,14 @@ export {
 } from "./pod-info.ts";
 export type { PluginConfig, PluginFactory, Profile, Registry } from "./profile.ts";
 export { defaultMemoryRequest, defaultMilliCpuRequest, Resource } from "./resource.ts";
+export {
+  notSignable,
+  type PodSignature,
+  sameSignature,
+  sameValue,
+  signedWith,
+  signerKeys,
+} from "./signature.ts";
 export {
   asStatus,
   type Code,

@@ -50,8 +50,8 @@ export class HostPortInfo {
 }
 
 export class NodeInfo {
-  /** Undefined while the cache has pods for a node it has not seen (or no longer sees). */
-  node: DeepReadonly<Node> | undefined;
+  #node: DeepReadonly<Node> | undefined = undefined;
+  #name = "";
   pods: PodInfo[] = [];
   /** The pods with any pod affinity or anti-affinity. */
   podsWithAffinity: PodInfo[] = [];
@@ -62,18 +62,29 @@ export class NodeInfo {
   requested = new Resource();
   /** The same with 100m/200Mi for containers that request no cpu/memory (for scoring). */
   nonZeroRequested = new Resource();
+  /** Set by `setNode` (a new object each time); never changed in place, so copies share it. */
   allocatable = new Resource();
   /** Bumped by the cache on every change; the snapshot copies only what changed. */
   generation = 0;
 
   constructor(node?: DeepReadonly<Node>) {
-    this.node = undefined;
     if (node !== undefined) this.setNode(node);
   }
 
   /** The node's name ("" when the node is unknown). */
   get name(): string {
-    return this.node?.metadata.name ?? "";
+    return this.#name;
+  }
+
+  /** Undefined while the cache has pods for a node it has not seen (or no longer sees). */
+  get node(): DeepReadonly<Node> | undefined {
+    return this.#node;
+  }
+
+  set node(node: DeepReadonly<Node> | undefined) {
+    this.#node = node;
+    // Kept beside the node: scoring reads it for every node, and one load beats three.
+    this.#name = node?.metadata.name ?? "";
   }
 
   setNode(node: DeepReadonly<Node>): void {
@@ -123,7 +134,8 @@ export class NodeInfo {
     copy.usedPorts = this.usedPorts.size === 0 ? new HostPortInfo() : this.usedPorts.clone();
     copy.requested = this.requested.clone();
     copy.nonZeroRequested = this.nonZeroRequested.clone();
-    copy.allocatable = this.allocatable.clone();
+    // Replaced by setNode, never changed in place: copies share it.
+    copy.allocatable = this.allocatable;
     copy.generation = this.generation;
     return copy;
   }

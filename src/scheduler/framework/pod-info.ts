@@ -65,6 +65,19 @@ export class PodInfo {
     return this.pod.metadata.uid ?? "";
   }
 
+  /**
+   * A PodInfo for a copy of this pod that differs only in where it runs (`spec.nodeName`, the
+   * assumed pod): it shares what was already derived (requests, affinity terms, host ports), none
+   * of which depends on the node.
+   */
+  onNode(pod: DeepReadonly<Pod>): PodInfo {
+    const info = new PodInfo(pod);
+    info.#resource = this.#resource;
+    info.#terms = this.#terms;
+    info.#ports = this.#ports;
+    return info;
+  }
+
   /** `namespace/name`. */
   get key(): string {
     return `${this.pod.metadata.namespace ?? ""}/${this.pod.metadata.name ?? ""}`;

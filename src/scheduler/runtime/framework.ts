@@ -25,6 +25,7 @@ import {
   type PodGroupPostFilterPlugin,
   type PodGroupView,
   type PodInfo,
+  type PodSignature,
   type PostBindPlugin,
   type PostFilterPlugin,
   type PostFilterResult,
@@ -39,10 +40,15 @@ import {
   type ReservePlugin,
   type SchedulerListers,
   type ScorePlugin,
+  type SignFragment,
+  type SignPlugin,
+  type SignResult,
   type Status,
+  signerKeys,
   success,
   withPlugin,
 } from "../framework/index.ts";
+import type { ScoreReuse } from "./batch-memo.ts";
 import {
   runBind,
   runPermit,
@@ -60,7 +66,7 @@ import {
   runPreFilterExtension,
   runPreScore,
 } from "./filtering-points.ts";
-import { failure, runScorePlugins, type Weighted } from "./scoring.ts";
+import { failure, runScorePlugins, ScoreScratch, type Weighted } from "./scoring.ts";
 import { WaitingPodImpl, WaitingPods } from "./waiting-pods.ts";
 
 /** What the framework needs from the scheduler around it. Functions may be bound late. */
@@ -122,6 +128,10 @@ export class Framework {
   readonly #podGroupPostFilter: PodGroupPostFilterPlugin[] = [];
   readonly #events = new Map<string, readonly ClusterEventWithHint[]>();
   readonly #names = new Set<string>();
+  readonly #signers: SignPlugin[] = [];
+  /** Filtering and scoring plugins that do not sign pods (signatures are off if any). */
+  readonly #unsigned: string[] = [];
+  readonly #scoreScratch = new ScoreScratch();
 
   constructor(registry: Registry, profile: Profile, deps: FrameworkDeps) {
     this.profileName = profile.schedulerName;
@@ -169,6 +179,12 @@ export class Framework {
     if (has(plugin, "preBind")) this.#preBind.push(plugin as PreBindPlugin);
     if (has(plugin, "bind")) this.#bind.push(plugin as BindPlugin);
     if (has(plugin, "postBind")) this.#postBind.push(plugin as PostBindPlugin);
+    if (has(plugin, "signPod")) this.#signers.push(plugin as SignPlugin);
+    else if (
+      ["preFilter", "filter", "preScore", "score"].some((m) => has(plugin, m as keyof AnyPlugin))
+    ) {
+      this.#unsigned.push(plugin.name);
+    }
     if (has(plugin, "selectGroupVictims")) {
       this.#podGroupPostFilter.push(plugin as PodGroupPostFilterPlugin);
     }
@@ -242,6 +258,40 @@ export class Framework {
   /** Whether the profile enables the plugin `name`. */
   hasPlugin(name: string): boolean {
     return this.#names.has(name);
+  }
+
+  /**
+   * Whether pods can be signed: every PreFilter, Filter, PreScore and Score plugin of the profile
+   * is a Sign plugin (upstream turns signatures off for the profile otherwise).
+   */
+  get canSignPods(): boolean {
+    return this.#unsigned.length === 0;
+  }
+
+  /**
+   * The pod's signature (upstream's `SignPod`): its scheduler name and every Sign plugin's
+   * fragments, each key once (plugins reading the same field add it once). Pods with the same
+   * signature (`sameSignature`) get the same Filter status and raw Score on a node in the same
+   * state. Undefined when a plugin cannot sign the pod, or the profile cannot sign at all.
+   */
+  signPod(podInfo: PodInfo): PodSignature | undefined {
+    if (this.#unsigned.length > 0) return undefined;
+    const fragments: SignFragment[] = [
+      { key: signerKeys.schedulerName, value: podInfo.pod.spec.schedulerName ?? "" },
+    ];
+    for (const plugin of this.#signers) {
+      let result: SignResult;
+      try {
+        result = plugin.signPod(podInfo);
+      } catch {
+        return undefined;
+      }
+      if (!isSuccess(result.status)) return undefined;
+      for (const fragment of result.fragments ?? []) {
+        if (!fragments.some((f) => f.key === fragment.key)) fragments.push(fragment);
+      }
+    }
+    return fragments;
   }
 
   get hasPostFilterPlugins(): boolean {
@@ -371,8 +421,9 @@ export class Framework {
     state: CycleState,
     pod: DeepReadonly<Pod>,
     nodes: readonly NodeInfo[],
+    reuse?: ScoreReuse,
   ): { status: Status; totals: number[] } {
-    return runScorePlugins(this.#score, state, pod, nodes);
+    return runScorePlugins(this.#score, state, pod, nodes, this.#scoreScratch, reuse);
   }
 
   runReservePluginsReserve(state: CycleState, pod: DeepReadonly<Pod>, nodeName: string): Status {

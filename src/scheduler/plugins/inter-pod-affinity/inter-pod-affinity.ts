@@ -15,6 +15,7 @@ import {
   eventResource,
   type FilterPlugin,
   type Handle,
+  notSignable,
   PodInfo,
   type PodObject,
   type PreFilterPlugin,
@@ -23,6 +24,9 @@ import {
   podMatchesAllAffinityTerms,
   preFilterSuccess,
   type ScorePlugin,
+  type SignPlugin,
+  signedWith,
+  signerKeys,
   skip,
   stateKey,
   success,
@@ -75,6 +79,22 @@ export function newInterPodAffinity(handle: Handle, rawArgs: unknown): AnyPlugin
 
   return {
     name,
+    /**
+     * The pod's own terms reach across nodes, so a pod with any is not signed. Without them, only
+     * existing pods' terms can match it, by its namespace and labels; with no such pods anywhere,
+     * PreFilter and PreScore skip and nothing of the pod matters.
+     */
+    signPod(podInfo) {
+      if (podInfo.hasAffinity) {
+        return notSignable("pods with pod affinity or anti-affinity are not signable");
+      }
+      if (handle.snapshot().havePodsWithAffinityList().length === 0) return signedWith();
+      const meta = podInfo.pod.metadata;
+      return signedWith(
+        { key: signerKeys.namespace, value: meta.namespace ?? "" },
+        { key: signerKeys.labels, value: meta.labels ?? {} },
+      );
+    },
     preFilter(state, pod, nodes) {
       const podInfo = podInfoFor(state, pod);
       const snapshot = handle.snapshot();
@@ -120,6 +140,8 @@ export function newInterPodAffinity(handle: Handle, rawArgs: unknown): AnyPlugin
       if (ignoreExisting && !hasConstraints) return skip;
       const snapshot = handle.snapshot();
       const scope = hasConstraints ? snapshot.list() : snapshot.havePodsWithAffinityList();
+      // No pod with terms on either side: nothing can score (the same Skip, without the work).
+      if (scope.length === 0) return skip;
       const s = computeScoreState(
         {
           incoming,
@@ -198,5 +220,10 @@ export function newInterPodAffinity(handle: Handle, rawArgs: unknown): AnyPlugin
         },
       ];
     },
-  } satisfies PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin & EnqueueExtensions;
+  } satisfies PreFilterPlugin &
+    FilterPlugin &
+    PreScorePlugin &
+    ScorePlugin &
+    SignPlugin &
+    EnqueueExtensions;
 }

@@ -23,7 +23,10 @@ import {
   type PreScorePlugin,
   preFilterSuccess,
   type ScorePlugin,
+  type SignPlugin,
   type StateData,
+  signedWith,
+  signerKeys,
   skip,
   stateKey,
   success,
@@ -85,6 +88,13 @@ export function preFilterNodeNames(pod: PodObject): Set<string> | undefined {
 export function newNodeAffinity(): AnyPlugin {
   return {
     name,
+    signPod(podInfo) {
+      const spec = podInfo.pod.spec;
+      return signedWith(
+        { key: signerKeys.nodeSelector, value: spec.nodeSelector ?? {} },
+        { key: signerKeys.nodeAffinity, value: spec.affinity?.nodeAffinity ?? {} },
+      );
+    },
     preFilter(state: CycleState, pod: PodObject) {
       const required =
         pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
@@ -139,5 +149,10 @@ export function newNodeAffinity(): AnyPlugin {
         },
       ];
     },
-  } satisfies PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin & EnqueueExtensions;
+  } satisfies PreFilterPlugin &
+    FilterPlugin &
+    PreScorePlugin &
+    ScorePlugin &
+    SignPlugin &
+    EnqueueExtensions;
 }

@@ -7,6 +7,9 @@ import {
   type EnqueueExtensions,
   eventResource,
   type FilterPlugin,
+  type SignPlugin,
+  signedWith,
+  signerKeys,
   success,
   unresolvable,
 } from "../../framework/index.ts";
@@ -17,6 +20,9 @@ export const errReason = "node(s) didn't match the requested node name";
 export function newNodeName(): AnyPlugin {
   return {
     name,
+    signPod(podInfo) {
+      return signedWith({ key: signerKeys.nodeName, value: podInfo.pod.spec.nodeName ?? "" });
+    },
     filter(_state, pod, nodeInfo) {
       const wanted = pod.spec.nodeName ?? "";
       if (wanted === "" || wanted === nodeInfo.name) return success;
@@ -33,5 +39,5 @@ export function newNodeName(): AnyPlugin {
         },
       ];
     },
-  } satisfies FilterPlugin & EnqueueExtensions;
+  } satisfies FilterPlugin & SignPlugin & EnqueueExtensions;
 }

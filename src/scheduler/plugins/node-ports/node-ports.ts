@@ -15,7 +15,10 @@ import {
   type PreFilterPlugin,
   podInfoFor,
   preFilterSuccess,
+  type SignPlugin,
   type StateData,
+  signedWith,
+  signerKeys,
   skip,
   stateKey,
   success,
@@ -50,6 +53,9 @@ function overlaps(a: readonly HostPort[], b: readonly HostPort[]): boolean {
 export function newNodePorts(): AnyPlugin {
   return {
     name,
+    signPod(podInfo) {
+      return signedWith({ key: signerKeys.hostPorts, value: podInfo.hostPorts });
+    },
     preFilter(state: CycleState, pod: PodObject) {
       const ports = podInfoFor(state, pod).hostPorts;
       if (ports.length === 0) return { status: skip };
@@ -78,5 +84,5 @@ export function newNodePorts(): AnyPlugin {
         { event: { resource: eventResource.node, actionType: actionType.add } },
       ];
     },
-  } satisfies PreFilterPlugin & FilterPlugin & EnqueueExtensions;
+  } satisfies PreFilterPlugin & FilterPlugin & SignPlugin & EnqueueExtensions;
 }

@@ -24,8 +24,11 @@ import {
   preFilterSuccess,
   type Resource,
   type ScorePlugin,
+  type SignPlugin,
   type StateData,
   type Status,
+  signedWith,
+  signerKeys,
   stateKey,
   success,
   unresolvable,
@@ -276,6 +279,20 @@ export function newNodeResourcesFit(_handle: unknown, rawArgs: unknown): AnyPlug
 
   return {
     name,
+    signPod(podInfo) {
+      const { requests, nonZeroCpu, nonZeroMemory } = podInfo.resource;
+      return signedWith({
+        key: signerKeys.resources,
+        value: {
+          cpu: requests.milliCpu,
+          memory: requests.memory,
+          ephemeralStorage: requests.ephemeralStorage,
+          scalar: Object.fromEntries(requests.scalarResources ?? []),
+          nonZeroCpu,
+          nonZeroMemory,
+        },
+      });
+    },
     preFilter(state: CycleState, pod: PodObject) {
       state.write(preFilterKey, new RequestState(podInfoFor(state, pod).resource.requests));
       return preFilterSuccess;
@@ -336,5 +353,10 @@ export function newNodeResourcesFit(_handle: unknown, rawArgs: unknown): AnyPlug
         },
       ];
     },
-  } satisfies PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin & EnqueueExtensions;
+  } satisfies PreFilterPlugin &
+    FilterPlugin &
+    PreScorePlugin &
+    ScorePlugin &
+    SignPlugin &
+    EnqueueExtensions;
 }

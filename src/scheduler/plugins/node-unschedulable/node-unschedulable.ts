@@ -11,6 +11,9 @@ import {
   eventResource,
   type FilterPlugin,
   type PodObject,
+  type SignPlugin,
+  signedWith,
+  signerKeys,
   success,
   unresolvable,
 } from "../../framework/index.ts";
@@ -28,6 +31,9 @@ function toleratesUnschedulable(pod: PodObject): boolean {
 export function newNodeUnschedulable(): AnyPlugin {
   return {
     name,
+    signPod(podInfo) {
+      return signedWith({ key: signerKeys.tolerations, value: podInfo.pod.spec.tolerations ?? [] });
+    },
     filter(_state, pod, nodeInfo) {
       if (nodeInfo.node?.spec?.unschedulable !== true) return success;
       if (toleratesUnschedulable(pod)) return success;
@@ -60,5 +66,5 @@ export function newNodeUnschedulable(): AnyPlugin {
         },
       ];
     },
-  } satisfies FilterPlugin & EnqueueExtensions;
+  } satisfies FilterPlugin & SignPlugin & EnqueueExtensions;
 }

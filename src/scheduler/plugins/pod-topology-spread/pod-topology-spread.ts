@@ -14,11 +14,14 @@ import {
   eventResource,
   type FilterPlugin,
   type Handle,
+  notSignable,
   type PodObject,
   type PreFilterPlugin,
   type PreScorePlugin,
   preFilterSuccess,
   type ScorePlugin,
+  type SignPlugin,
+  signedWith,
   skip,
   stateKey,
   success,
@@ -68,6 +71,16 @@ export function newPodTopologySpread(handle: Handle, rawArgs: unknown): AnyPlugi
 
   return {
     name,
+    // Spreading is not local to a pod and a node: placing a pod moves every node's counts.
+    signPod(podInfo) {
+      if ((podInfo.pod.spec.topologySpreadConstraints ?? []).length > 0) {
+        return notSignable("pods with topology constraints are not signable");
+      }
+      if (defaults.length > 0) {
+        return notSignable("pods with default topology constraints are not signable");
+      }
+      return signedWith();
+    },
     preFilter(state, pod, nodes) {
       const constraints = constraintsOf(pod, "DoNotSchedule", defaults);
       if (constraints.length === 0) return { status: skip };
@@ -153,5 +166,10 @@ export function newPodTopologySpread(handle: Handle, rawArgs: unknown): AnyPlugi
         },
       ];
     },
-  } satisfies PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin & EnqueueExtensions;
+  } satisfies PreFilterPlugin &
+    FilterPlugin &
+    PreScorePlugin &
+    ScorePlugin &
+    SignPlugin &
+    EnqueueExtensions;
 }

@@ -20,7 +20,10 @@ import {
   type PodObject,
   type PreScorePlugin,
   type ScorePlugin,
+  type SignPlugin,
   type StateData,
+  signedWith,
+  signerKeys,
   stateKey,
   success,
   unresolvable,
@@ -63,6 +66,9 @@ function untolerated(pod: PodObject, node: DeepReadonly<Node>): boolean {
 export function newTaintToleration(): AnyPlugin {
   return {
     name,
+    signPod(podInfo) {
+      return signedWith({ key: signerKeys.tolerations, value: podInfo.pod.spec.tolerations ?? [] });
+    },
     filter(_state, pod, nodeInfo) {
       const taint = findMatchingUntoleratedTaint(
         nodeInfo.node?.spec?.taints,
@@ -76,9 +82,11 @@ export function newTaintToleration(): AnyPlugin {
       return success;
     },
     score(state, pod, nodeInfo) {
+      const taints = nodeInfo.node?.spec?.taints;
+      if (taints === undefined || taints.length === 0) return 0;
       const tolerations = state.read(preScoreKey)?.tolerations ?? preferNoScheduleTolerations(pod);
       let count = 0;
-      for (const taint of nodeInfo.node?.spec?.taints ?? []) {
+      for (const taint of taints) {
         if (taint.effect !== "PreferNoSchedule") continue;
         if (!tolerationsTolerateTaint(tolerations, taint)) count++;
       }
@@ -110,5 +118,5 @@ export function newTaintToleration(): AnyPlugin {
         },
       ];
     },
-  } satisfies FilterPlugin & PreScorePlugin & ScorePlugin & EnqueueExtensions;
+  } satisfies FilterPlugin & PreScorePlugin & ScorePlugin & SignPlugin & EnqueueExtensions;
 }
