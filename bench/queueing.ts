@@ -20,13 +20,20 @@
  *    admission), and the minimum over ClusterQueues of the time-averaged CPU reservation as a
  *    share of nominal quota; times are also shown scaled back by the compression factor.
  *
+ * `--queueing-process` runs the queueing controllers as `gantry queueing` in a process of their
+ * own, as Kueue runs beside kube-apiserver, with the pod webhook in the API server; without it
+ * they run in the bench's process, as `gantry up` runs them. CPU figures count both processes,
+ * the bench's own client (creates, a watch of admitted pods) included.
+ *
  * Not a test: figures depend on the machine. Each phase stops after `--budget` seconds (240)
  * and says so. Progress goes to stderr every two seconds.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { KueueWorkload, Pod } from "../src/api/index.ts";
 import { newInformerFactory, podsResource, type ResourceRef } from "../src/client/index.ts";
@@ -43,8 +50,10 @@ const { values } = parseArgs({
     compress: { type: "string", default: "10" },
     budget: { type: "string", default: "240" },
     only: { type: "string", default: "" },
+    "queueing-process": { type: "boolean", default: false },
   },
 });
+const queueingProcess = values["queueing-process"];
 const podCount = Number(values.pods);
 const groupCount = Number(values.groups);
 const compress = Number(values.compress);
@@ -114,8 +123,23 @@ function countDelta(
   return delta;
 }
 
+/** CPU seconds a process has used so far (Linux `/proc/<pid>/stat`, 100 ticks a second). */
+function processCpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** This process's CPU seconds, plus the queueing process's when there is one. */
+type CpuMeter = () => number;
+
 async function withGantry<T>(
-  fn: (client: BenchClient, signal: AbortSignal) => Promise<T>,
+  fn: (client: BenchClient, signal: AbortSignal, cpu: CpuMeter) => Promise<T>,
 ): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), "gantry-bench-queueing-"));
   const gantry = await startAllInOne({
@@ -124,17 +148,58 @@ async function withGantry<T>(
     address: "127.0.0.1",
     storage: "memory",
     logger: discardLogger,
-    components: { queueing: { config: defaultQueueingConfig } },
+    ...(queueingProcess
+      ? { queueing: defaultQueueingConfig }
+      : { components: { queueing: { config: defaultQueueingConfig } } }),
   });
   const stop = new AbortController();
+  let child: ChildProcess | undefined;
   try {
+    if (queueingProcess) {
+      const gantryBin = join(dirname(fileURLToPath(import.meta.url)), "..", "bin", "gantry.js");
+      child = spawn(
+        process.execPath,
+        [
+          gantryBin,
+          "queueing",
+          "--kubeconfig",
+          gantry.kubeconfigPath,
+          "--leader-elect=false",
+          "--secure-port",
+          "0",
+        ],
+        // Its log (events dropped when the recorder's queue is full, say) is left out.
+        { stdio: "ignore" },
+      );
+    }
+    const pid = child?.pid;
+    const cpu: CpuMeter = () => {
+      const own = process.cpuUsage();
+      return (own.user + own.system) / 1e6 + processCpuSeconds(pid);
+    };
     const client = newComponentClient(connectionFromKubeconfig(gantry.kubeconfigPath), "bench");
-    return await fn(client, stop.signal);
+    return await fn(client, stop.signal, cpu);
   } finally {
     stop.abort();
+    if (child !== undefined && child.exitCode === null) {
+      const exited = new Promise((resolve) => child?.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    }
     await gantry.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** Resolves once the queueing controllers admit a pod: they run and their caches synced. */
+async function untilQueueingRuns(client: BenchClient, deadline: number): Promise<void> {
+  await client.create(podsResource, plainPod("queueing-probe"));
+  while (performance.now() < deadline) {
+    const pod = (await client.get(podsResource, "default", "queueing-probe")) as Pod;
+    if (!gated(pod)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("the queueing controllers admitted no pod");
 }
 
 const gated = (pod: { spec: { schedulingGates?: readonly { name: string }[] } }): boolean =>
@@ -145,6 +210,8 @@ interface PodPhase {
   readonly admitted: number;
   readonly createSeconds: number;
   readonly wallSeconds: number;
+  /** CPU time of this process (every component and the bench's own client) over the phase. */
+  readonly cpuSeconds: number;
   /** API requests made from the first create to the last admission, per `VERB resource`. */
   readonly requests: ReadonlyMap<string, number>;
   readonly note: string;
@@ -152,7 +219,7 @@ interface PodPhase {
 
 /** Creates `pods` (64 at a time) and waits until every one is ungated or the budget runs out. */
 async function podPhase(name: string, pods: readonly Pod[]): Promise<PodPhase> {
-  return withGantry(async (client, signal) => {
+  return withGantry(async (client, signal, cpu) => {
     await client.create(flavorsRef, {
       apiVersion,
       kind: "ResourceFlavor",
@@ -191,19 +258,26 @@ async function podPhase(name: string, pods: readonly Pod[]): Promise<PodPhase> {
     let last = 0;
     const onPod = (p: unknown): void => {
       const pod = p as Pod;
-      if (pod.metadata?.name === undefined || gated(pod)) return;
-      if (!ungated.has(pod.metadata.name)) {
-        ungated.add(pod.metadata.name);
+      const name = pod.metadata?.name;
+      if (name === undefined || name === "queueing-probe" || gated(pod)) return;
+      if (!ungated.has(name)) {
+        ungated.add(name);
         last = performance.now();
       }
     };
-    informers.forResource<Pod>(podsResource).addEventHandler({
-      onAdd: onPod,
-      onUpdate: (_o, n) => onPod(n),
-    });
+    // Kueue labels a pod with its PodSet when it removes the gate: watching that label, the
+    // bench hears of each pod once, when it is admitted, and not of its gated creation.
+    informers
+      .forResource<Pod>(podsResource, { labelSelector: "kueue.x-k8s.io/podset" })
+      .addEventHandler({
+        onAdd: onPod,
+        onUpdate: (_o, n) => onPod(n),
+      });
     void informers.start(signal);
     await informers.waitForSync(signal);
+    await untilQueueingRuns(client, performance.now() + 60_000);
     const countsBefore = await requestCounts(client);
+    const cpuBefore = cpu();
     const started = performance.now();
     const deadline = started + budgetMs;
     let errors = 0;
@@ -227,6 +301,7 @@ async function podPhase(name: string, pods: readonly Pod[]): Promise<PodPhase> {
       }
       const done = ungated.size >= pods.length - errors;
       const wallEnd = done ? last : performance.now();
+      const cpuSeconds = cpu() - cpuBefore;
       // Let the writes that follow the last ungate (events, queue statuses) land before counting.
       await new Promise((r) => setTimeout(r, 2000));
       const requests = countDelta(countsBefore, await requestCounts(client));
@@ -236,6 +311,7 @@ async function podPhase(name: string, pods: readonly Pod[]): Promise<PodPhase> {
         admitted: ungated.size,
         createSeconds,
         wallSeconds: (wallEnd - started) / 1000,
+        cpuSeconds,
         note: `${errors > 0 ? `${errors} creates failed; ` : ""}${done ? "" : "budget ran out"}`,
       };
     } finally {
@@ -295,6 +371,7 @@ interface BaselineResult {
 
 async function baseline(): Promise<BaselineResult> {
   return withGantry(async (client, signal) => {
+    if (queueingProcess) await untilQueueingRuns(client, performance.now() + 60_000);
     await client.create(flavorsRef, {
       apiVersion,
       kind: "ResourceFlavor",
@@ -591,6 +668,7 @@ async function main(): Promise<void> {
       fmt(r.createSeconds, 1),
       fmt(r.wallSeconds, 1),
       fmt(r.admitted / r.wallSeconds),
+      fmt((r.cpuSeconds * 1000) / Math.max(1, r.admitted), 2),
       r.note,
     ]);
   }
@@ -609,13 +687,14 @@ async function main(): Promise<void> {
       fmt(r.createSeconds, 1),
       fmt(r.wallSeconds, 1),
       `${fmt(r.admitted / r.wallSeconds)} pods (${fmt(r.admitted / 10 / r.wallSeconds)} groups)`,
+      fmt((r.cpuSeconds * 1000) / Math.max(1, r.admitted), 2),
       r.admitted === 0 ? `groups never admitted (pod-group support missing?) ${r.note}` : r.note,
     ]);
   }
   if (rows.length > 0) {
     process.stdout.write(
       `\nPlain-pod admission end to end (gate removed), free quota\n${table(
-        ["Workloads", "Admitted", "Create s", "Wall s", "Admitted/s", "Note"],
+        ["Workloads", "Admitted", "Create s", "Wall s", "Admitted/s", "CPU ms/pod", "Note"],
         rows,
       )}\n${requestTables.join("")}`,
     );

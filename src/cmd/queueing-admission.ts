@@ -65,8 +65,8 @@ function denied(
 
 function isPodRequest(attributes: AdmissionAttributes): boolean {
   return (
-    attributes.group === "" &&
     attributes.resource === "pods" &&
+    attributes.group === "" &&
     attributes.subresource === "" &&
     (attributes.operation === "CREATE" || attributes.operation === "UPDATE") &&
     !skippedNamespaces.has(attributes.namespace)

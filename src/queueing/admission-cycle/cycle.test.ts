@@ -7,6 +7,7 @@ import {
   makeLocalQueue,
   makeResourceFlavor,
 } from "../../testing/index.ts";
+import { WorkloadIndex } from "../queue-manager/workload-index.ts";
 import { planCycle } from "./cycle.ts";
 
 function plan(
@@ -220,5 +221,115 @@ test("planCycle: a waiting Workload's message is rewritten only at the head of i
   assert.deepEqual(
     result.pending.map((p) => p.workload.metadata.name),
     ["head", "new"],
+  );
+});
+
+test("planCycle: parked Workloads are counted, not tried; BestEffortFIFO parks what does not fit", () => {
+  const cq = makeClusterQueue("cq")
+    .resourceGroup({ default: { cpu: "2" } })
+    .obj();
+  const index = WorkloadIndex.of([wl("parked", "1", 9), wl("fits", "2", 5), wl("too-big", "3", 1)]);
+  index.park("default/lq", "default/parked", "cq");
+  const result = planCycle({
+    clusterQueues: [cq],
+    localQueues: [makeLocalQueue("lq", "default", "cq")],
+    flavors: new Map([["default", makeResourceFlavor("default")]]),
+    index,
+    namespaceLabels: () => ({}),
+    now: Date.parse("2026-01-01T00:10:00Z"),
+  });
+  assert.deepEqual(
+    result.admissions.map((a) => a.workload.metadata.name),
+    ["fits"],
+    "the parked one (highest priority, would fit) is left alone",
+  );
+  assert.deepEqual(result.parked, [
+    { localQueue: "default/lq", key: "default/too-big", clusterQueue: "cq" },
+  ]);
+  assert.deepEqual(result.pendingStatus.get("cq"), { active: 0, inadmissible: 2 });
+  assert.equal(result.localQueues.get("default/lq")?.pendingWorkloads, 2);
+});
+
+test("planCycle: Workloads of every ClusterQueue are tried in one priority order, so a higher priority borrows first", () => {
+  const cq = (name: string) =>
+    makeClusterQueue(name)
+      .cohort("team")
+      .resourceGroup({ default: { cpu: "1" } })
+      .obj();
+  const result = planCycle({
+    clusterQueues: [cq("cq-a"), cq("cq-b")],
+    localQueues: [
+      makeLocalQueue("lq-a", "default", "cq-a"),
+      makeLocalQueue("lq-b", "default", "cq-b"),
+    ],
+    flavors: new Map([["default", makeResourceFlavor("default")]]),
+    workloads: [
+      makeKueueWorkload("low").queue("lq-a").priority(0).podSet("main", 1, { cpu: "2" }).obj(),
+      makeKueueWorkload("high")
+        .queue("lq-b")
+        .priority(10)
+        .created("2026-01-01T00:05:00Z")
+        .podSet("main", 1, { cpu: "2" })
+        .obj(),
+    ],
+    namespaceLabels: () => ({}),
+    now: Date.parse("2026-01-01T00:10:00Z"),
+  });
+  assert.deepEqual(
+    result.admissions.map((a) => a.workload.metadata.name),
+    ["high"],
+  );
+});
+
+test("planCycle: many Workloads of one shape get the same answer as one by one; messages go to the head and the new ones", () => {
+  const cq = makeClusterQueue("cq")
+    .resourceGroup({ default: { cpu: "3" } })
+    .obj();
+  const seen = (i: number) =>
+    makeKueueWorkload(`w${i}`)
+      .queue("lq")
+      .created(`2026-01-01T00:0${i}:00Z`)
+      .podSet("main", 1, { cpu: "1" })
+      .condition("QuotaReserved", "False", "Pending", "an older message")
+      .obj();
+  const fresh = (i: number) =>
+    makeKueueWorkload(`w${i}`)
+      .queue("lq")
+      .created(`2026-01-01T00:0${i}:00Z`)
+      .podSet("main", 1, { cpu: "1" })
+      .obj();
+  const result = plan(cq, [0, 1, 2, 3, 4, 5, 6, 8].map(seen).concat([fresh(7), fresh(9)]));
+  assert.deepEqual(
+    result.admissions.map((a) => a.workload.metadata.name),
+    ["w0", "w1", "w2"],
+  );
+  assert.deepEqual(
+    result.parked.map((p) => p.key),
+    [
+      "default/w3",
+      "default/w4",
+      "default/w5",
+      "default/w6",
+      "default/w7",
+      "default/w8",
+      "default/w9",
+    ],
+  );
+  assert.deepEqual(
+    result.pending.map((p) => [p.workload.metadata.name, p.message]),
+    [
+      [
+        "w3",
+        "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default, 1 more needed",
+      ],
+      [
+        "w7",
+        "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default, 1 more needed",
+      ],
+      [
+        "w9",
+        "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default, 1 more needed",
+      ],
+    ],
   );
 });

@@ -21,6 +21,7 @@ import {
 } from "../../api/index.ts";
 import type { DeepReadonly } from "../../util/index.ts";
 import type { QuotaNode, QuotaTree } from "../cache/quota.ts";
+import type { ReservingWorkload } from "../cache/workload-info.ts";
 import { queueOrderTimestamp, workloadPriority } from "../queue-manager/ordering.ts";
 
 type Wl = DeepReadonly<KueueWorkload>;
@@ -44,14 +45,7 @@ export function preemptionMessage(preemptor: Wl, reason: PreemptionReason): stri
   return `Preempted to accommodate a workload (UID: ${uid}, JobUID: ${jobUid}) due to ${humanPreemptionReasons[reason]}`;
 }
 
-/** A Workload holding quota in a snapshot, with what it uses per `flavor/resource`. */
-export interface ReservingWorkload {
-  readonly workload: Wl;
-  /** `namespace/name`. */
-  readonly key: string;
-  readonly clusterQueue: string;
-  readonly usage: ReadonlyMap<string, number>;
-}
+export type { ReservingWorkload };
 
 export interface PreemptionTarget {
   readonly victim: ReservingWorkload;
@@ -93,6 +87,41 @@ function reservedAt(workload: Wl, now: number): number {
   return Number.isNaN(at) ? now : at;
 }
 
+/** What `candidatesOrdering` compares of a candidate, read once. */
+interface CandidateKey {
+  readonly candidate: ReservingWorkload;
+  readonly evicted: boolean;
+  readonly own: boolean;
+  readonly priority: number;
+  readonly reservedAt: number;
+  readonly uid: string;
+}
+
+function candidateKey(
+  candidate: ReservingWorkload,
+  preemptorClusterQueue: string,
+  now: number,
+): CandidateKey {
+  return {
+    candidate,
+    evicted: isWorkloadEvicted(candidate.workload),
+    own: candidate.clusterQueue === preemptorClusterQueue,
+    priority: workloadPriority(candidate.workload),
+    reservedAt: reservedAt(candidate.workload, now),
+    uid: candidate.workload.metadata.uid ?? "",
+  };
+}
+
+function compareKeys(a: CandidateKey, b: CandidateKey): number {
+  if (a.evicted !== b.evicted) return a.evicted ? -1 : 1;
+  if (a.own !== b.own) return a.own ? 1 : -1;
+  return (
+    a.priority - b.priority ||
+    b.reservedAt - a.reservedAt ||
+    (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0)
+  );
+}
+
 /** Kueue's `candidatesOrdering`; negative when `a` is preempted before `b`. */
 export function compareCandidates(
   a: ReservingWorkload,
@@ -100,17 +129,22 @@ export function compareCandidates(
   preemptorClusterQueue: string,
   now: number,
 ): number {
-  const aEvicted = isWorkloadEvicted(a.workload);
-  if (aEvicted !== isWorkloadEvicted(b.workload)) return aEvicted ? -1 : 1;
-  const aOwn = a.clusterQueue === preemptorClusterQueue;
-  if (aOwn !== (b.clusterQueue === preemptorClusterQueue)) return aOwn ? 1 : -1;
-  const byPriority = workloadPriority(a.workload) - workloadPriority(b.workload);
-  if (byPriority !== 0) return byPriority;
-  const byTime = reservedAt(b.workload, now) - reservedAt(a.workload, now);
-  if (byTime !== 0) return byTime;
-  const ua = a.workload.metadata.uid ?? "";
-  const ub = b.workload.metadata.uid ?? "";
-  return ua < ub ? -1 : ua > ub ? 1 : 0;
+  return compareKeys(
+    candidateKey(a, preemptorClusterQueue, now),
+    candidateKey(b, preemptorClusterQueue, now),
+  );
+}
+
+/** `candidates` in `candidatesOrdering`, each candidate's keys read once. */
+function sortCandidates(
+  candidates: readonly ReservingWorkload[],
+  preemptorClusterQueue: string,
+  now: number,
+): ReservingWorkload[] {
+  return candidates
+    .map((c) => candidateKey(c, preemptorClusterQueue, now))
+    .sort(compareKeys)
+    .map((k) => k.candidate);
 }
 
 /** Kueue's `findCandidates`: the Workloads the ClusterQueue's policy lets the preemptor evict. */
@@ -224,7 +258,7 @@ export function getTargets(input: PreemptionInput): PreemptionTarget[] {
   if (node === undefined) return [];
   let candidates = findCandidates(input);
   if (candidates.length === 0) return [];
-  candidates.sort((a, b) => compareCandidates(a, b, name, input.now));
+  candidates = sortCandidates(candidates, name, input.now);
   const sameQueue = candidates.filter((c) => c.clusterQueue === name);
   if (sameQueue.length === candidates.length) {
     // Only this ClusterQueue's workloads: preempting them may go with borrowing.

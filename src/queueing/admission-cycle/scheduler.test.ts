@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { ClusterQueue, KubeObject, KueueWorkload, LocalQueue } from "../../api/index.ts";
+import {
+  ApiError,
+  type ClusterQueue,
+  type KubeObject,
+  type KueueWorkload,
+  type LocalQueue,
+} from "../../api/index.ts";
 import type { Client, Lister } from "../../client/index.ts";
 import {
   FakeClock,
@@ -106,7 +112,8 @@ test("AdmissionScheduler.cycle: one status write per admitted Workload, only Quo
     namespaces: store([]),
   });
 
-  assert.equal(await scheduler.cycle(), false, "no conflict");
+  await scheduler.cycle();
+  await scheduler.flush();
   assert.deepEqual(
     [...calls].sort(),
     ["ClusterQueue cq", "LocalQueue lq", "Workload w1", "Workload w2", "Workload w3"],
@@ -125,6 +132,152 @@ test("AdmissionScheduler.cycle: one status write per admitted Workload, only Quo
   calls.length = 0;
   events.length = 0;
   await scheduler.cycle();
+  await scheduler.flush();
   assert.deepEqual(calls, [], "nothing changed, nothing written");
   assert.deepEqual(events, []);
+});
+
+/** A fake client whose Workload status writes wait for `release`, or fail with `conflict`. */
+function heldClient(workloads: KueueWorkload[]) {
+  const calls: string[] = [];
+  let version = 100;
+  const held: (() => void)[] = [];
+  let conflictNext = false;
+  const client = {
+    async updateStatus(_resource: unknown, object: KubeObject): Promise<KubeObject> {
+      calls.push(`${object.kind} ${object.metadata.name ?? ""}`);
+      if (object.kind === "Workload") await new Promise<void>((resolve) => held.push(resolve));
+      if (object.kind === "Workload" && conflictNext) {
+        conflictNext = false;
+        throw new ApiError(409, "Conflict", "the object has been modified");
+      }
+      const written = {
+        ...structuredClone(object),
+        metadata: { ...object.metadata, resourceVersion: String(++version) },
+      } as KueueWorkload;
+      const i = workloads.findIndex((w) => w.metadata.name === written.metadata.name);
+      if (i !== -1 && object.kind === "Workload") workloads[i] = written;
+      return written;
+    },
+  } as unknown as Client;
+  return {
+    client,
+    calls,
+    release: () => {
+      for (const resolve of held.splice(0)) resolve();
+    },
+    conflictNext: () => {
+      conflictNext = true;
+    },
+  };
+}
+
+function schedulerOver(workloads: KueueWorkload[], client: Client, wake: () => void) {
+  return newAdmissionScheduler(
+    {
+      client,
+      clock: new FakeClock(now),
+      events: { event: () => undefined },
+      clusterQueues: store([
+        makeClusterQueue("cq")
+          .resourceGroup({ default: { cpu: "1" } })
+          .obj(),
+      ]) as Lister<ClusterQueue>,
+      localQueues: store([makeLocalQueue("lq", "default", "cq")]) as Lister<LocalQueue>,
+      flavors: store([makeResourceFlavor("default")]),
+      workloads: store(workloads),
+      namespaces: store([]),
+      wake,
+    },
+    { statusBatchMs: 60_000, statusBurst: 1 },
+  );
+}
+
+test("AdmissionScheduler.cycle: does not wait for its writes, and a cycle while one is out counts the assumed admission", async () => {
+  const make = (name: string, minute: number) => {
+    const w = makeKueueWorkload(name)
+      .queue("lq")
+      .created(`2026-01-01T00:0${minute}:00Z`)
+      .podSet("main", 1, { cpu: "1" })
+      .obj();
+    w.metadata.resourceVersion = "1";
+    return w;
+  };
+  const workloads = [make("first", 0)];
+  const fake = heldClient(workloads);
+  const scheduler = schedulerOver(workloads, fake.client, () => undefined);
+  const workloadWrites = () => fake.calls.filter((c) => c.startsWith("Workload"));
+  await scheduler.cycle();
+  assert.deepEqual(workloadWrites(), ["Workload first"], "the admission is out, not settled");
+
+  const second = make("second", 1);
+  workloads.push(second);
+  assert.equal(scheduler.observe(second), false, "news for the next cycle");
+  await scheduler.cycle();
+  assert.deepEqual(
+    workloadWrites(),
+    ["Workload first", "Workload second"],
+    "the second only gets its Pending message: the first's assumed admission holds the quota",
+  );
+  fake.release();
+  await new Promise((resolve) => setImmediate(resolve));
+  fake.release();
+  await scheduler.flush();
+  const status = (name: string) =>
+    workloads
+      .find((w) => w.metadata.name === name)
+      ?.status?.conditions?.find((c) => c.type === "QuotaReserved");
+  assert.deepEqual(
+    [status("first")?.status, status("second")?.status, status("second")?.message],
+    [
+      "True",
+      "False",
+      "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default, 1 more needed",
+    ],
+  );
+});
+
+test("AdmissionScheduler.cycle: a conflicting admission is forgotten; the newer version the informer brings is admitted", async () => {
+  const w = makeKueueWorkload("w").queue("lq").podSet("main", 1, { cpu: "1" }).obj();
+  w.metadata.resourceVersion = "1";
+  const workloads = [w];
+  const fake = heldClient(workloads);
+  let wakes = 0;
+  const scheduler = schedulerOver(workloads, fake.client, () => wakes++);
+  fake.conflictNext();
+  await scheduler.cycle();
+  fake.release();
+  await scheduler.flush();
+  assert.equal(wakes, 0, "no blind retry: the conflict means news is on its way");
+  const newer = { ...w, metadata: { ...w.metadata, resourceVersion: "2", labels: { x: "y" } } };
+  workloads[0] = newer;
+  assert.equal(scheduler.observe(newer), false, "the newer version is news");
+  await scheduler.cycle();
+  fake.release();
+  await scheduler.flush();
+  assert.deepEqual(
+    fake.calls.filter((c) => c.startsWith("Workload")),
+    ["Workload w", "Workload w"],
+  );
+  assert.equal(
+    workloads[0]?.status?.conditions?.find((c) => c.type === "QuotaReserved")?.status,
+    "True",
+  );
+  assert.equal(workloads[0]?.metadata.labels?.["x"], "y", "written over the newer version");
+});
+
+test("AdmissionScheduler: queue statuses are written at once, then paced once their burst is spent", async () => {
+  const workloads = [makeKueueWorkload("w").queue("lq").podSet("main", 1, { cpu: "1" }).obj()];
+  const fake = heldClient(workloads);
+  const scheduler = schedulerOver(workloads, fake.client, () => undefined);
+  await scheduler.cycle();
+  const queueWrites = () => fake.calls.filter((c) => !c.startsWith("Workload")).sort();
+  assert.deepEqual(queueWrites(), ["ClusterQueue cq", "LocalQueue lq"]);
+  assert.equal(scheduler.statusDueAt(), undefined, "nothing held yet");
+  fake.release();
+  await scheduler.flush();
+  // The listers still hold the statuses from before the first write: the next differs again.
+  await scheduler.cycle();
+  assert.deepEqual(queueWrites(), ["ClusterQueue cq", "LocalQueue lq"], "held, not written");
+  assert.equal(scheduler.statusDueAt(), now.getTime() + 60_000, "due when a token is back");
 });

@@ -1,26 +1,24 @@
 /**
  * The admission cycle's side effects (Kueue's scheduler `schedule` loop body): plans a cycle from
- * the informer caches (plus admissions written but not yet observed), then writes what it
- * decided through the Client: quota reservations (QuotaReserved and Admitted, with a previous
+ * the Workload index (kept current from informer events) and the queue caches, then writes what
+ * it decided through the Client: quota reservations (QuotaReserved and Admitted, with a previous
  * eviction reset), preemptions (Evicted and Preempted on each victim, event `Preempted`),
  * pending messages, and the ClusterQueue and LocalQueue statuses; and reports Kueue's metrics.
- * Writes go out concurrently; a conflict only asks for another cycle.
+ *
+ * As Kueue's scheduler assumes an admission in its cache and applies it in the background, a
+ * cycle records what it writes in the index at once (assumed) and leaves the writes to a write
+ * queue: the next cycle can start while they are in flight, and never counts quota twice. A
+ * write that fails is forgotten (the index goes back to the cached object) and asks for another
+ * cycle. Queue statuses follow Workload changes paced per queue (a burst, then one write per
+ * batch period), as Kueue's queue reconcilers take Workload events after `UpdatesBatchPeriod`.
  */
 import {
-  admittedCondition,
   type ClusterQueue,
-  type Condition,
-  evictedCondition,
-  hasQuotaReservation,
   isWorkloadEvicted,
   type KueueWorkload,
   type LocalQueue,
   type Namespace,
-  preemptedCondition,
-  quotaReservedCondition,
   type ResourceFlavor,
-  requeuedCondition,
-  setWorkloadCondition,
 } from "../../api/index.ts";
 import {
   type Client,
@@ -30,16 +28,27 @@ import {
   type Lister,
   referenceTo,
 } from "../../client/index.ts";
-import type { Clock, DeepReadonly } from "../../util/index.ts";
+import type { Clock, DeepReadonly, Logger } from "../../util/index.ts";
 import { WorkloadInfoCache } from "../cache/workload-info.ts";
 import type { QueueingMetrics } from "../metrics.ts";
+import { WorkloadIndex } from "../queue-manager/workload-index.ts";
 import {
   clusterQueuesResource,
   kueueWorkloadsResource,
   localQueuesResource,
 } from "../resources.ts";
-import { type ActiveState, type CyclePlan, planCycle } from "./cycle.ts";
+import { type CyclePlan, planCycle } from "./cycle.ts";
 import { type PreemptionTarget, preemptionMessage } from "./preemption.ts";
+import { newQueueStatusWriter } from "./queue-status-writer.ts";
+import {
+  preemptedStatus,
+  queuedAt,
+  reservedStatus,
+  withPendingCondition,
+} from "./workload-status.ts";
+import { newWriteQueue } from "./write-queue.ts";
+
+export { preemptedStatus, reservedStatus };
 
 type Wl = DeepReadonly<KueueWorkload>;
 
@@ -54,397 +63,354 @@ export interface AdmissionSchedulerDeps {
   readonly flavors: Lister<ResourceFlavor>;
   readonly workloads: Lister<KueueWorkload>;
   readonly namespaces: Lister<Namespace>;
+  /** Where failed writes are reported. @default not reported */
+  readonly logger?: Logger;
+  /**
+   * Asks for another cycle: a write conflicted, failed, or settled for a Workload a cycle left
+   * alone while it was in flight. @default none (the caller runs cycles on its own)
+   */
+  readonly wake?: () => void;
 }
 
 export interface AdmissionSchedulerOptions {
-  /** How many status writes are in flight at once. @default 32 */
+  /** How many writes are in flight at once. @default 32 */
   readonly concurrency?: number;
+  /**
+   * How often a ClusterQueue or LocalQueue status is written for Workload changes once its
+   * burst is spent: at most one write per period, with the changes of the period in it (Kueue's
+   * queue reconcilers take Workload events after `UpdatesBatchPeriod`, one second). Statuses
+   * after `invalidate()` go out at once. @default 1000
+   */
+  readonly statusBatchMs?: number;
+  /** How many status writes of a queue go out at once before they are paced. @default 10 */
+  readonly statusBurst?: number;
 }
 
 export interface AdmissionScheduler {
   /**
-   * Tells the scheduler the informer delivered `workload`, so an assumed copy can go. Returns
-   * true when the event only confirms an admission this scheduler wrote and assumed (a cycle
-   * has nothing new to learn from it).
+   * Tells the scheduler the informer delivered `workload` (`deleted`: its deletion). Returns
+   * true when the event only confirms a write this scheduler made (a cycle has nothing new to
+   * learn from it).
    */
-  observe(workload: Wl): boolean;
-  /** Runs one cycle. Resolves `true` when a write conflicted and another cycle should follow. */
-  cycle(): Promise<boolean>;
+  observe(workload: Wl, deleted?: boolean): boolean;
+  /**
+   * Tells the scheduler a ClusterQueue, LocalQueue, ResourceFlavor or Namespace changed: the
+   * next cycle tries every parked Workload again and writes queue statuses at once.
+   */
+  invalidate(): void;
+  /** Plans one cycle and queues its writes; resolves without waiting for them. */
+  cycle(): Promise<void>;
+  /** Resolves once every write queued so far has settled. */
+  flush(): Promise<void>;
+  /** When a held queue status is due (clock milliseconds): a cycle should run then. */
+  statusDueAt(): number | undefined;
 }
 
 const keyOf = (w: { metadata: { namespace?: string; name?: string } }): string =>
   `${w.metadata.namespace ?? ""}/${w.metadata.name ?? ""}`;
 
-/** Runs `tasks` with at most `limit` in flight. */
-async function runAll(tasks: readonly (() => Promise<void>)[], limit: number): Promise<void> {
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < tasks.length) {
-      const task = tasks[next++];
-      if (task !== undefined) await task();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, lane));
-}
+type Admission = NonNullable<KueueWorkload["status"]>["admission"];
 
-/** When the Workload joined its queue last: its last requeue, else its creation (ms). */
-function queuedAt(workload: Wl): number {
-  const requeued = workload.status?.conditions?.find(
-    (c) => c.type === requeuedCondition && c.status === "True",
-  );
-  return Date.parse(requeued?.lastTransitionTime ?? workload.metadata.creationTimestamp ?? "");
-}
-
-/** `SetQuotaReservation`: QuotaReserved and Admitted True, a past eviction reset. */
-export function reservedStatus(
-  workload: Wl,
-  admission: NonNullable<KueueWorkload["status"]>["admission"],
-  now: Date,
-): KueueWorkload["status"] {
-  let conditions = (workload.status?.conditions ?? []) as Condition[];
-  conditions = setWorkloadCondition(
-    conditions,
-    {
-      type: quotaReservedCondition,
-      status: "True",
-      reason: "QuotaReserved",
-      message: `Quota reserved in ClusterQueue ${admission?.clusterQueue ?? ""}`,
-    },
-    now,
-  );
-  conditions = setWorkloadCondition(
-    conditions,
-    {
-      type: admittedCondition,
-      status: "True",
-      reason: "Admitted",
-      message: "The workload is admitted",
-    },
-    now,
-  );
-  for (const type of [evictedCondition, preemptedCondition]) {
-    const previous = conditions.find((c) => c.type === type);
-    if (previous === undefined || previous.status !== "True") continue;
-    conditions = setWorkloadCondition(
-      conditions,
-      {
-        type,
-        status: "False",
-        reason: "QuotaReserved",
-        message: `Previously: ${previous.message}`,
-      },
-      now,
-    );
-  }
-  const status = { ...structuredClone(workload.status), admission, conditions } as NonNullable<
-    KueueWorkload["status"]
-  >;
-  delete status.resourceRequests;
-  return status;
-}
-
-/** A victim's status once preempted: Evicted (reason Preempted) and Preempted True. */
-export function preemptedStatus(
-  victim: Wl,
-  reason: PreemptionTarget["reason"],
-  message: string,
-  now: Date,
-): KueueWorkload["status"] {
-  let conditions = setWorkloadCondition(
-    (victim.status?.conditions ?? []) as Condition[],
-    { type: evictedCondition, status: "True", reason: "Preempted", message },
-    now,
-  );
-  conditions = setWorkloadCondition(
-    conditions,
-    { type: preemptedCondition, status: "True", reason, message },
-    now,
-  );
-  return { ...structuredClone(victim.status), conditions } as KueueWorkload["status"];
+/**
+ * Whether resource version `a` is newer than `b`. Versions are opaque to clients, but this
+ * server's (as etcd's) are increasing integers; anything else counts as newer when different.
+ */
+function isNewer(a: string, b: string): boolean {
+  if (!/^\d+$/.test(a) || !/^\d+$/.test(b)) return a !== b;
+  return a.length !== b.length ? a.length > b.length : a > b;
 }
 
 export function newAdmissionScheduler(
   deps: AdmissionSchedulerDeps,
   options: AdmissionSchedulerOptions = {},
 ): AdmissionScheduler {
-  const concurrency = options.concurrency ?? 32;
-  /** Admissions written but not yet seen in the cache, by `namespace/name`. */
-  const assumed = new Map<string, Wl>();
-  const info = new WorkloadInfoCache();
+  const writes = newWriteQueue({ concurrency: options.concurrency ?? 32 });
+  const index = new WorkloadIndex(new WorkloadInfoCache());
+  /**
+   * Workloads written (or being written) by this scheduler, by `namespace/name`: the resource
+   * version the index's copy is newer than (events up to it carry nothing new), and the cached
+   * object to go back to if the write fails.
+   */
+  const assumed = new Map<string, { readonly over: string; readonly base: Wl }>();
+  /** Busy Workloads a cycle left alone: their write settling asks for another cycle. */
+  const waiting = new Set<string>();
+  /** Whether the index has been filled from the lister (the first cycle does it). */
+  let primed = false;
+  let invalidated = false;
   const metrics = deps.metrics;
+  const wake = (): void => deps.wake?.();
+  const statuses = newQueueStatusWriter(
+    {
+      client: deps.client,
+      clock: deps.clock,
+      writes,
+      wake,
+      ...(deps.logger === undefined ? {} : { logger: deps.logger }),
+    },
+    {
+      ...(options.statusBatchMs === undefined ? {} : { batchMs: options.statusBatchMs }),
+      ...(options.statusBurst === undefined ? {} : { burst: options.statusBurst }),
+    },
+  );
 
-  const admit = async (
-    workload: Wl,
-    admission: NonNullable<KueueWorkload["status"]>["admission"],
-    now: Date,
-  ): Promise<boolean> => {
-    const next = { ...workload, status: reservedStatus(workload, admission, now) } as KueueWorkload;
-    try {
-      const written = await deps.client.updateStatus<KueueWorkload>(kueueWorkloadsResource, next);
-      assumed.set(keyOf(written), written);
-    } catch (error: unknown) {
-      if (!isConflict(error) && !isNotFound(error)) throw error;
-      return false;
+  /**
+   * Writes `next` over `original` (the index's copy of a Workload): `next` stands in the index
+   * at once; once written, the written object does, and `then` runs. A failed write forgets
+   * `next`: after a conflict or a deletion the informer's event starts the next cycle; other
+   * failures are logged and ask for another cycle shortly.
+   */
+  const writeWorkload = (
+    original: Wl,
+    next: KueueWorkload,
+    priority: "urgent" | "background",
+    then: (written: KueueWorkload) => void,
+  ): void => {
+    const k = keyOf(original);
+    // A write still queued for the Workload is superseded by this one; one in flight is not.
+    if (writes.busy(k) && !writes.cancel(k)) {
+      waiting.add(k);
+      return;
     }
-    const clusterQueue = admission?.clusterQueue ?? "";
-    const labels = {
-      cluster_queue: clusterQueue,
-      priority_class: workload.spec.priorityClassName ?? "",
-    };
-    const since = queuedAt(workload);
-    const waited = Number.isNaN(since) ? 0 : Math.max(0, (now.getTime() - since) / 1000);
-    metrics?.quotaReservedWorkloads.inc(labels);
-    metrics?.quotaReservedWaitTime.observe(labels, waited);
-    metrics?.admittedWorkloads.inc(labels);
-    metrics?.admissionWaitTime.observe(labels, waited);
-    metrics?.admissionChecksWaitTime.observe(labels, 0);
-    const ref = referenceTo(next, kueueWorkloadsResource);
-    deps.events.event(
-      ref,
-      "Normal",
-      "QuotaReserved",
-      `Quota reserved in ClusterQueue ${clusterQueue}, wait time since queued was ${Math.floor(waited)}s`,
-    );
-    deps.events.event(
-      ref,
-      "Normal",
-      "Admitted",
-      `Admitted by ClusterQueue ${clusterQueue}, wait time since reservation was 0s`,
-    );
-    return true;
+    const base = assumed.get(k)?.base ?? original;
+    writes.enqueue(k, priority, async () => {
+      try {
+        const written = await deps.client.updateStatus<KueueWorkload>(kueueWorkloadsResource, next);
+        if (index.get(k) === next) {
+          index.upsert(written);
+          assumed.set(k, { over: written.metadata.resourceVersion ?? "", base: written });
+        }
+        then(written);
+      } catch (error: unknown) {
+        if (index.get(k) === next) {
+          assumed.delete(k);
+          index.upsert(base);
+        }
+        // A conflict or a vanished Workload: the informer brings the news, and the cycle it
+        // starts decides again. Anything else is tried again shortly.
+        if (!isConflict(error) && !isNotFound(error)) {
+          deps.logger?.error("Cannot write Workload status", { workload: k, error });
+          await deps.clock.sleep(200).catch(() => undefined);
+          wake();
+        }
+      } finally {
+        if (waiting.delete(k)) wake();
+      }
+    });
+    assumed.set(k, { over: base.metadata.resourceVersion ?? "", base });
+    index.upsert(next);
   };
 
-  const preempt = async (
+  const admit = (workload: Wl, admission: Admission, now: Date): void => {
+    const next = { ...workload, status: reservedStatus(workload, admission, now) } as KueueWorkload;
+    writeWorkload(workload, next, "urgent", () => {
+      const clusterQueue = admission?.clusterQueue ?? "";
+      const labels = {
+        cluster_queue: clusterQueue,
+        priority_class: workload.spec.priorityClassName ?? "",
+      };
+      const since = queuedAt(workload);
+      const waited = Number.isNaN(since) ? 0 : Math.max(0, (now.getTime() - since) / 1000);
+      metrics?.quotaReservedWorkloads.inc(labels);
+      metrics?.quotaReservedWaitTime.observe(labels, waited);
+      metrics?.admittedWorkloads.inc(labels);
+      metrics?.admissionWaitTime.observe(labels, waited);
+      metrics?.admissionChecksWaitTime.observe(labels, 0);
+      const ref = referenceTo(next, kueueWorkloadsResource);
+      deps.events.event(
+        ref,
+        "Normal",
+        "QuotaReserved",
+        `Quota reserved in ClusterQueue ${clusterQueue}, wait time since queued was ${Math.floor(waited)}s`,
+      );
+      deps.events.event(
+        ref,
+        "Normal",
+        "Admitted",
+        `Admitted by ClusterQueue ${clusterQueue}, wait time since reservation was 0s`,
+      );
+    });
+  };
+
+  const preempt = (
     preemptor: Wl,
     clusterQueue: string,
     target: PreemptionTarget,
     now: Date,
-  ): Promise<boolean> => {
+  ): void => {
     const victim = target.victim.workload;
     // Already evicted: its job controller is stopping it; the preemptor only waits.
-    if (isWorkloadEvicted(victim)) return true;
+    if (isWorkloadEvicted(victim)) return;
     const message = preemptionMessage(preemptor, target.reason);
     const next = {
       ...victim,
       status: preemptedStatus(victim, target.reason, message, now),
     } as KueueWorkload;
-    try {
-      await deps.client.updateStatus<KueueWorkload>(kueueWorkloadsResource, next);
-    } catch (error: unknown) {
-      if (!isConflict(error) && !isNotFound(error)) throw error;
-      return false;
-    }
-    deps.events.event(referenceTo(next, kueueWorkloadsResource), "Normal", "Preempted", message);
-    metrics?.preemptedWorkloads.inc({
-      preempting_cluster_queue: clusterQueue,
-      reason: target.reason,
+    writeWorkload(victim, next, "urgent", () => {
+      deps.events.event(referenceTo(next, kueueWorkloadsResource), "Normal", "Preempted", message);
+      metrics?.preemptedWorkloads.inc({
+        preempting_cluster_queue: clusterQueue,
+        reason: target.reason,
+      });
+      metrics?.evictedWorkloads.inc({
+        cluster_queue: target.victim.clusterQueue,
+        reason: "Preempted",
+        underlying_cause: "",
+        priority_class: victim.spec.priorityClassName ?? "",
+      });
     });
-    metrics?.evictedWorkloads.inc({
-      cluster_queue: target.victim.clusterQueue,
-      reason: "Preempted",
-      underlying_cause: "",
-      priority_class: victim.spec.priorityClassName ?? "",
-    });
-    return true;
   };
 
-  const markPending = async (
-    decision: CyclePlan["pending"][number],
-    now: Date,
-  ): Promise<boolean> => {
-    const current = decision.workload.status?.conditions?.find(
-      (c) => c.type === quotaReservedCondition,
-    );
-    if (
-      current?.status === "False" &&
-      current.reason === decision.reason &&
-      current.message === decision.message
-    )
-      return true;
-    const next = structuredClone(decision.workload) as KueueWorkload;
-    next.status = {
-      ...next.status,
-      conditions: setWorkloadCondition(
-        next.status?.conditions,
-        {
-          type: quotaReservedCondition,
-          status: "False",
-          reason: decision.reason,
-          message: decision.message,
-        },
-        now,
-      ),
-    };
-    try {
-      await deps.client.updateStatus<KueueWorkload>(kueueWorkloadsResource, next);
-    } catch (error: unknown) {
-      if (!isConflict(error) && !isNotFound(error)) throw error;
-      return false;
-    }
-    if (decision.reason === "Pending") {
+  const markPending = (decision: CyclePlan["pending"][number], now: Date): void => {
+    const next = withPendingCondition(decision.workload, decision.reason, decision.message, now);
+    if (next === undefined) return;
+    writeWorkload(decision.workload, next, "background", () => {
+      if (decision.reason !== "Pending") return;
       deps.events.event(
         referenceTo(next, kueueWorkloadsResource),
         "Warning",
         "Pending",
         decision.message,
       );
-    }
-    return true;
+    });
   };
 
-  const writeQueueStatus = async (
-    object: DeepReadonly<ClusterQueue | LocalQueue>,
-    fields: Record<string, unknown>,
-    active: ActiveState,
-    resource: typeof clusterQueuesResource,
-    now: Date,
-  ): Promise<boolean> => {
-    const current = object.status as Record<string, unknown> | undefined;
-    const conditions = setWorkloadCondition(
-      current?.["conditions"] as never,
-      {
-        type: "Active",
-        status: active.active ? "True" : "False",
-        reason: active.reason,
-        message: active.message,
-      },
-      now,
-    );
-    const desired = { ...current, ...fields, conditions };
-    if (JSON.stringify(desired) === JSON.stringify(current)) return true;
-    const next = { ...structuredClone(object), status: desired };
-    try {
-      await deps.client.updateStatus(resource, next as never);
-    } catch (error: unknown) {
-      if (!isConflict(error) && !isNotFound(error)) throw error;
-      return false;
+  /** Unparks what waited on quota released since the last cycle, in the releasing cohorts. */
+  const unparkReleased = (clusterQueues: readonly DeepReadonly<ClusterQueue>[]): void => {
+    const released = index.takeReleased();
+    if (invalidated) {
+      invalidated = false;
+      index.unpark();
+      return;
     }
-    return true;
+    if (released.size === 0) return;
+    const cohorts = new Set<string>();
+    for (const cq of clusterQueues) {
+      if (released.has(cq.metadata.name ?? "") && (cq.spec.cohort ?? "") !== "") {
+        cohorts.add(cq.spec.cohort ?? "");
+      }
+    }
+    for (const cq of clusterQueues) {
+      if (cohorts.has(cq.spec.cohort ?? "")) released.add(cq.metadata.name ?? "");
+    }
+    index.unpark(released);
+  };
+
+  const recordMetrics = (
+    plan: CyclePlan,
+    clusterQueues: readonly DeepReadonly<ClusterQueue>[],
+  ): void => {
+    if (metrics === undefined) return;
+    for (const cq of clusterQueues) {
+      const name = cq.metadata.name ?? "";
+      const status = plan.clusterQueues.get(name);
+      if (status === undefined) continue;
+      const pending = plan.pendingStatus.get(name) ?? { active: 0, inadmissible: 0 };
+      metrics.pendingWorkloads.set({ cluster_queue: name, status: "active" }, pending.active);
+      metrics.pendingWorkloads.set(
+        { cluster_queue: name, status: "inadmissible" },
+        pending.inadmissible,
+      );
+      metrics.admissionCyclePreemptionSkips.set(
+        { cluster_queue: name },
+        plan.preemptionSkips.get(name) ?? 0,
+      );
+      const current = cq.metadata.deletionTimestamp
+        ? "terminating"
+        : status.activeState.active
+          ? "active"
+          : "pending";
+      for (const s of ["pending", "active", "terminating"] as const) {
+        metrics.clusterQueueStatus.set({ cluster_queue: name, status: s }, s === current ? 1 : 0);
+      }
+      metrics.reservingActiveWorkloads.set({ cluster_queue: name }, status.reservingWorkloads ?? 0);
+      metrics.admittedActiveWorkloads.set({ cluster_queue: name }, status.admittedWorkloads ?? 0);
+    }
   };
 
   return {
-    observe(workload) {
+    observe(workload, deleted = false) {
       const k = keyOf(workload);
       const mine = assumed.get(k);
-      if (mine === undefined || !hasQuotaReservation(workload)) return false;
+      if (deleted) {
+        assumed.delete(k);
+        index.delete(k);
+        return false;
+      }
+      // Up to the version the index's copy is newer than, events are old news (the echo of
+      // a write of ours included).
+      if (mine !== undefined && !isNewer(workload.metadata.resourceVersion ?? "", mine.over)) {
+        return true;
+      }
       assumed.delete(k);
-      return (
-        workload.metadata.resourceVersion === mine.metadata.resourceVersion &&
-        workload.metadata.deletionTimestamp === undefined
-      );
+      index.upsert(workload);
+      return false;
     },
+
+    invalidate() {
+      invalidated = true;
+    },
+
+    statusDueAt: () => statuses.dueAt(),
+
+    flush: () => writes.flush(),
 
     async cycle() {
       const started = deps.clock.now();
-      // Assumed admissions stand in for the cached objects they were written over (matched by
-      // identity, so a cycle over thousands of Workloads builds no keys for this).
-      const listed = deps.workloads.list();
-      let merged = listed;
-      if (assumed.size > 0) {
-        const over = new Map<Wl, Wl>();
-        for (const [k, w] of assumed) {
-          const slash = k.indexOf("/");
-          const cached = deps.workloads.get(k.slice(0, slash), k.slice(slash + 1));
-          if (cached !== undefined) over.set(cached, w);
+      if (!primed) {
+        primed = true;
+        for (const w of deps.workloads.list()) {
+          if (!assumed.has(keyOf(w))) index.upsert(w);
         }
-        merged = listed.map((w) => over.get(w) ?? w);
       }
+      const force = invalidated;
       const clusterQueues = deps.clusterQueues.list();
       const localQueues = deps.localQueues.list();
+      unparkReleased(clusterQueues);
       const plan = planCycle({
         clusterQueues,
         localQueues,
         flavors: new Map(deps.flavors.list().map((rf) => [rf.metadata.name ?? "", rf])),
-        workloads: merged,
+        index,
         namespaceLabels: (ns) => deps.namespaces.get(undefined, ns)?.metadata.labels ?? undefined,
-        info,
+        skip: (key) => {
+          if (!writes.running(key)) return false;
+          waiting.add(key);
+          return true;
+        },
         now: started.getTime(),
       });
+      for (const p of plan.parked) index.park(p.localQueue, p.key, p.clusterQueue);
       const now = deps.clock.now();
-      let retry = false;
-      let admitted = 0;
-      const tasks: (() => Promise<void>)[] = [];
-      for (const { workload, admission } of plan.admissions) {
-        tasks.push(async () => {
-          if (await admit(workload, admission, now)) admitted++;
-          else retry = true;
-        });
-      }
+      for (const { workload, admission } of plan.admissions) admit(workload, admission, now);
       for (const { preemptor, clusterQueue, targets } of plan.preemptions) {
-        for (const target of targets) {
-          tasks.push(async () => {
-            if (!(await preempt(preemptor, clusterQueue, target, now))) retry = true;
-          });
-        }
+        for (const target of targets) preempt(preemptor, clusterQueue, target, now);
       }
-      for (const decision of plan.pending) {
-        tasks.push(async () => {
-          if (!(await markPending(decision, now))) retry = true;
-        });
-      }
-      await runAll(tasks, concurrency);
+      for (const decision of plan.pending) markPending(decision, now);
 
-      const attempted = plan.admissions.length > 0 || plan.pendingStatus.size > 0;
-      if (attempted) {
-        const result = admitted > 0 ? "success" : "inadmissible";
+      if (plan.admissions.length > 0 || plan.pendingStatus.size > 0) {
+        const result = plan.admissions.length > 0 ? "success" : "inadmissible";
         metrics?.admissionAttempts.inc({ result });
         metrics?.admissionAttemptDuration.observe(
           { result },
           Math.max(0, (deps.clock.now().getTime() - started.getTime()) / 1000),
         );
       }
+      recordMetrics(plan, clusterQueues);
 
-      const statusWrites: (() => Promise<void>)[] = [];
+      const present: string[] = [];
       for (const cq of clusterQueues) {
-        const name = cq.metadata.name ?? "";
-        const status = plan.clusterQueues.get(name);
+        const status = plan.clusterQueues.get(cq.metadata.name ?? "");
         if (status === undefined) continue;
         const { activeState, ...fields } = status;
-        const pending = plan.pendingStatus.get(name) ?? { active: 0, inadmissible: 0 };
-        metrics?.pendingWorkloads.set({ cluster_queue: name, status: "active" }, pending.active);
-        metrics?.pendingWorkloads.set(
-          { cluster_queue: name, status: "inadmissible" },
-          pending.inadmissible,
-        );
-        metrics?.admissionCyclePreemptionSkips.set(
-          { cluster_queue: name },
-          plan.preemptionSkips.get(name) ?? 0,
-        );
-        for (const s of ["pending", "active", "terminating"] as const) {
-          const current = cq.metadata.deletionTimestamp
-            ? "terminating"
-            : activeState.active
-              ? "active"
-              : "pending";
-          metrics?.clusterQueueStatus.set(
-            { cluster_queue: name, status: s },
-            s === current ? 1 : 0,
-          );
-        }
-        metrics?.reservingActiveWorkloads.set(
-          { cluster_queue: name },
-          fields.reservingWorkloads ?? 0,
-        );
-        metrics?.admittedActiveWorkloads.set(
-          { cluster_queue: name },
-          fields.admittedWorkloads ?? 0,
-        );
-        statusWrites.push(async () => {
-          if (!(await writeQueueStatus(cq, fields, activeState, clusterQueuesResource, now)))
-            retry = true;
-        });
+        present.push(statuses.write(cq, fields, activeState, clusterQueuesResource, now, force));
       }
       for (const lq of localQueues) {
         const status = plan.localQueues.get(keyOf(lq));
         if (status === undefined) continue;
         const { activeState, ...fields } = status;
-        statusWrites.push(async () => {
-          if (!(await writeQueueStatus(lq, fields, activeState, localQueuesResource, now)))
-            retry = true;
-        });
+        present.push(statuses.write(lq, fields, activeState, localQueuesResource, now, force));
       }
-      await runAll(statusWrites, concurrency);
-      return retry;
+      statuses.retain(present);
     },
   };
 }

@@ -14,8 +14,27 @@ import {
   quotaReservedCondition,
 } from "../../api/index.ts";
 import type { DeepReadonly } from "../../util/index.ts";
+import { queueOrderTimestamp, workloadPriority } from "../queue-manager/ordering.ts";
 import { type FlavorResourceAmounts, workloadUsage } from "./quota.ts";
 import { podSetRequests } from "./requests.ts";
+
+/** A Workload holding quota, with what it uses per `flavor/resource`. */
+export interface ReservingWorkload {
+  readonly workload: DeepReadonly<KueueWorkload>;
+  /** `namespace/name`. */
+  readonly key: string;
+  readonly clusterQueue: string;
+  readonly usage: ReadonlyMap<string, number>;
+}
+
+/** A Workload's place in its ClusterQueue's order (see `queue-manager/ordering.ts`). */
+export interface OrderKey {
+  readonly priority: number;
+  /** Queue-order timestamp, epoch milliseconds. */
+  readonly time: number;
+  /** `namespace/name`, the last tie-breaker. */
+  readonly key: string;
+}
 
 /** What a cycle asks of every Workload, read once per object. */
 export interface WorkloadState {
@@ -34,6 +53,8 @@ export class WorkloadInfoCache {
   readonly #states = new WeakMap<object, WorkloadState>();
   readonly #requests = new WeakMap<object, ReadonlyMap<string, number>>();
   readonly #usage = new WeakMap<object, FlavorResourceAmounts>();
+  readonly #order = new WeakMap<object, OrderKey>();
+  readonly #shape = new WeakMap<object, string>();
 
   /** The per-pod requests of a PodSet (millicores for cpu). */
   readonly requests = (podSet: DeepReadonly<PodSet>): ReadonlyMap<string, number> => {
@@ -77,4 +98,36 @@ export class WorkloadInfoCache {
     }
     return value;
   }
+
+  /** Where the Workload goes in its ClusterQueue's order. */
+  order(workload: DeepReadonly<KueueWorkload>): OrderKey {
+    let value = this.#order.get(workload);
+    if (value === undefined) {
+      value = {
+        priority: workloadPriority(workload),
+        time: queueOrderTimestamp(workload),
+        key: this.state(workload).key,
+      };
+      this.#order.set(workload, value);
+    }
+    return value;
+  }
+
+  /**
+   * What flavor assignment reads of the Workload (its PodSets and reclaimable pods), as a
+   * string: two Workloads with the same shape get the same flavors and fit the same quota.
+   */
+  shape(workload: DeepReadonly<KueueWorkload>): string {
+    let value = this.#shape.get(workload);
+    if (value === undefined) {
+      value = JSON.stringify([workload.spec.podSets, workload.status?.reclaimablePods ?? null]);
+      this.#shape.set(workload, value);
+    }
+    return value;
+  }
+}
+
+/** Negative when `a` goes before `b` in a ClusterQueue (`compareWorkloads` over order keys). */
+export function compareOrder(a: OrderKey, b: OrderKey): number {
+  return b.priority - a.priority || a.time - b.time || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 }

@@ -19,7 +19,7 @@ import {
   retriableInGroupAnnotation,
   roleHashAnnotation,
 } from "../../api/index.ts";
-import type { DeepReadonly } from "../../util/index.ts";
+import { type DeepReadonly, deepCopy } from "../../util/index.ts";
 import { parsePodGroupSets, totalOfSets } from "./pod-group-sets.ts";
 import { groupTotalCount } from "./pod-webhook.ts";
 import { roleHash } from "./role-hash.ts";
@@ -139,7 +139,7 @@ export function constructGroupPodSets(pods: readonly P[], fastTotal?: number): P
       {
         name: roleOf(first),
         count: fastTotal,
-        template: { spec: structuredClone(first.spec) as PodSpec },
+        template: { spec: deepCopy(first.spec) as PodSpec },
       },
     ];
   }
@@ -152,7 +152,7 @@ export function constructGroupPodSets(pods: readonly P[], fastTotal?: number): P
       sets.set(role, {
         name: role,
         count: 1,
-        template: { spec: structuredClone(pod.spec) as PodSpec },
+        template: { spec: deepCopy(pod.spec) as PodSpec },
       });
   }
   return [...sets.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

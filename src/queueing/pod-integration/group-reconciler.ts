@@ -24,7 +24,7 @@ import {
   queueNameOf,
 } from "../../api/index.ts";
 import { podsResource, referenceTo } from "../../client/index.ts";
-import type { DeepReadonly } from "../../util/index.ts";
+import { type DeepReadonly, deepCopy } from "../../util/index.ts";
 import { kueueWorkloadsResource } from "../resources.ts";
 import type { UidExpectations } from "./expectations.ts";
 import {
@@ -226,7 +226,7 @@ export async function reconcileGroup(
         deps.events.event(referenceTo(p, podsResource), "Normal", "Started", message);
       }
     } else if (workload.spec.queueName !== queueNameOf(pod.metadata)) {
-      const next = structuredClone(workload) as KueueWorkload;
+      const next = deepCopy(workload) as KueueWorkload;
       next.spec.queueName = queueNameOf(pod.metadata);
       await deps.client.update<KueueWorkload>(kueueWorkloadsResource, next);
     }

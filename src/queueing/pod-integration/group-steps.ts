@@ -16,7 +16,7 @@ import {
   waitingForReplacementPodsCondition,
 } from "../../api/index.ts";
 import { podsResource, referenceTo } from "../../client/index.ts";
-import type { DeepReadonly } from "../../util/index.ts";
+import { type DeepReadonly, deepCopy } from "../../util/index.ts";
 import { kueueWorkloadsResource } from "../resources.ts";
 import {
   constructGroupPodSets,
@@ -102,7 +102,7 @@ export async function ensureOwnedByAll(
   const owners = workload.metadata.ownerReferences ?? [];
   const missing = pods.filter((p) => !owners.some((o) => o.uid === p.metadata.uid));
   if (missing.length === 0) return workload;
-  const next = structuredClone(workload) as KueueWorkload;
+  const next = deepCopy(workload) as KueueWorkload;
   next.metadata.ownerReferences = [
     ...(next.metadata.ownerReferences ?? []),
     ...missing.map((p) => ({
@@ -142,7 +142,7 @@ export function waitingForReplacement(
           message: "",
           lastTransitionTime: now,
         }
-      : (structuredClone(existing) as Condition);
+      : (deepCopy(existing) as Condition);
   let updated = existing === undefined;
   if (absent > 0) {
     const evicted = findWorkloadCondition(workload.status?.conditions, evictedCondition);

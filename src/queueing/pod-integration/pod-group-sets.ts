@@ -27,7 +27,7 @@ import {
   tooLong,
   tooMany,
 } from "../../api/index.ts";
-import type { DeepReadonly } from "../../util/index.ts";
+import { type DeepReadonly, deepCopy } from "../../util/index.ts";
 
 /**
  * The most bytes the annotation may hold. The API server caps all annotations of an object at
@@ -175,7 +175,7 @@ export function parsePodGroupSets(text: string): ParsedPodGroupSets {
           : {
               name,
               count,
-              template: { spec: structuredClone((template as { spec: PodSpec }).spec) },
+              template: { spec: deepCopy((template as { spec: PodSpec }).spec) },
             },
       );
     }
@@ -246,7 +246,7 @@ export function podSetsOfDriver(sets: readonly PodGroupSet[], driver: DeepReadon
     name: s.name,
     count: s.count,
     template: {
-      spec: structuredClone(s.template === undefined ? driver.spec : s.template.spec) as PodSpec,
+      spec: deepCopy(s.template === undefined ? driver.spec : s.template.spec) as PodSpec,
     },
   }));
 }

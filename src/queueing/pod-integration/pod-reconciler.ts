@@ -34,7 +34,7 @@ import {
   podsResource,
   referenceTo,
 } from "../../client/index.ts";
-import type { Clock, DeepReadonly } from "../../util/index.ts";
+import { type Clock, type DeepReadonly, deepCopy } from "../../util/index.ts";
 import type { QueueingConfig } from "../config.ts";
 import { kueueWorkloadsResource } from "../resources.ts";
 import type { PodIndexes } from "./indexes.ts";
@@ -198,7 +198,7 @@ export async function reconcilePod(
         `Admitted by clusterQueue ${workload.status?.admission?.clusterQueue ?? ""}`,
       );
     } else if (workload.spec.queueName !== queueNameOf(pod.metadata)) {
-      const next = structuredClone(workload) as KueueWorkload;
+      const next = deepCopy(workload) as KueueWorkload;
       next.spec.queueName = queueNameOf(pod.metadata);
       await deps.client.update<KueueWorkload>(kueueWorkloadsResource, next);
     }

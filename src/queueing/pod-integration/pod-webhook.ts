@@ -33,7 +33,7 @@ import {
   selectorFromLabelSelector,
   workloadPriorityClassLabel,
 } from "../../api/index.ts";
-import type { DeepReadonly } from "../../util/index.ts";
+import { type DeepReadonly, deepCopy } from "../../util/index.ts";
 import { knownFrameworks, type QueueingConfig } from "../config.ts";
 import { gangWorkloadRef } from "./gang-objects.ts";
 import { driverRole, parsePodGroupSets, validateDriverPod } from "./pod-group-sets.ts";
@@ -87,7 +87,7 @@ export function defaultPod(pod: DeepReadonly<Pod>, env: PodWebhookEnv): DefaultR
   const config = env.config;
   if (!config.frameworks.includes("pod")) return { kind: "unchanged" };
   const byParent = pod.metadata.annotations?.[podSuspendingParentAnnotation] !== undefined;
-  const next = structuredClone(pod) as Pod;
+  let next = pod as Pod;
   if (!byParent) {
     const namespace = pod.metadata.namespace ?? "";
     const nsLabels = env.namespaceLabels(namespace);
@@ -100,13 +100,19 @@ export function defaultPod(pod: DeepReadonly<Pod>, env: PodWebhookEnv): DefaultR
     }
     if (!selects(config.podOptions.namespaceSelector, nsLabels)) return { kind: "unchanged" };
     if (isOwnerManagedByKueue(pod, config)) return { kind: "unchanged" };
-    if (queueNameOf(pod.metadata) === "" && env.hasLocalQueue(namespace, "default")) {
-      next.metadata.labels = { ...next.metadata.labels, [queueNameLabel]: "default" };
-    }
-    if (queueNameOf(next.metadata) === "" && !config.manageJobsWithoutQueueName) {
+    const defaultQueue =
+      queueNameOf(pod.metadata) === "" && env.hasLocalQueue(namespace, "default");
+    if (!defaultQueue && queueNameOf(pod.metadata) === "" && !config.manageJobsWithoutQueueName) {
       return { kind: "unchanged" };
     }
+    // Only a pod Kueue manages is copied.
+    next = deepCopy(pod) as Pod;
+    if (defaultQueue) {
+      next.metadata.labels = { ...next.metadata.labels, [queueNameLabel]: "default" };
+    }
     next.metadata.labels = { ...next.metadata.labels, [managedLabel]: "true" };
+  } else {
+    next = deepCopy(pod) as Pod;
   }
   const finalizers = next.metadata.finalizers ?? [];
   if (!finalizers.includes(managedFinalizer)) {

@@ -17,7 +17,7 @@ import {
   queueNameOf,
   resourceInUseFinalizer,
 } from "../../api/index.ts";
-import type { DeepReadonly } from "../../util/index.ts";
+import { type DeepReadonly, deepCopy } from "../../util/index.ts";
 
 /** Where a Workload's priority comes from. */
 export interface WorkloadPriority {
@@ -76,7 +76,7 @@ export function workloadForPod(pod: DeepReadonly<Pod>, priority: WorkloadPriorit
         {
           name: mainPodSetName,
           count: 1,
-          template: { spec: structuredClone(pod.spec) as Pod["spec"] },
+          template: { spec: deepCopy(pod.spec) as Pod["spec"] },
         },
       ],
       priority: priority.priority,
@@ -117,6 +117,6 @@ export function workloadForGroup(
         uid: o.metadata.uid ?? "",
       })),
     },
-    spec: { ...single.spec, podSets: structuredClone([...podSets]) as PodSet[] },
+    spec: { ...single.spec, podSets: deepCopy([...podSets]) as PodSet[] },
   };
 }

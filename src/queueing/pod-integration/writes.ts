@@ -32,7 +32,7 @@ import {
   podsResource,
   referenceTo,
 } from "../../client/index.ts";
-import type { Clock, DeepReadonly } from "../../util/index.ts";
+import { type Clock, type DeepReadonly, deepCopy } from "../../util/index.ts";
 import { kueueWorkloadsResource } from "../resources.ts";
 
 type P = DeepReadonly<Pod>;
@@ -55,7 +55,7 @@ export async function ignoreNotFound(write: Promise<unknown>): Promise<void> {
 
 export async function removeWorkloadFinalizer(deps: WriteDeps, workload: W): Promise<void> {
   if (!(workload.metadata.finalizers ?? []).includes(resourceInUseFinalizer)) return;
-  const next = structuredClone(workload) as KueueWorkload;
+  const next = deepCopy(workload) as KueueWorkload;
   next.metadata.finalizers = (next.metadata.finalizers ?? []).filter(
     (f) => f !== resourceInUseFinalizer,
   );
@@ -65,7 +65,7 @@ export async function removeWorkloadFinalizer(deps: WriteDeps, workload: W): Pro
 /** Removes `kueue.x-k8s.io/managed`; true when there was one to remove. */
 export async function removePodFinalizer(deps: WriteDeps, pod: P): Promise<boolean> {
   if (!(pod.metadata.finalizers ?? []).includes(managedFinalizer)) return false;
-  const next = structuredClone(pod) as Pod;
+  const next = deepCopy(pod) as Pod;
   next.metadata.finalizers = (next.metadata.finalizers ?? []).filter((f) => f !== managedFinalizer);
   if (next.metadata.finalizers.length === 0) delete next.metadata.finalizers;
   await ignoreNotFound(deps.client.update<Pod>(podsResource, next));
@@ -103,7 +103,7 @@ export async function stopPod(
 
 /** `pod` with the `TerminationTarget` condition (True, `reason`, `message`) set at `now`. */
 function terminationTarget(pod: P, reason: string, message: string, now: Date): Pod {
-  const next = structuredClone(pod) as Pod;
+  const next = deepCopy(pod) as Pod;
   const conditions = (next.status?.conditions ?? []).filter(
     (c) => c.type !== terminationTargetCondition,
   );
@@ -129,7 +129,7 @@ export function ungatedPod(
   flavors: Lister<ResourceFlavor>,
   podSet?: string,
 ): Pod {
-  const next = structuredClone(pod) as Pod;
+  const next = deepCopy(pod) as Pod;
   const assignments = workload.status?.admission?.podSetAssignments ?? [];
   const assignment =
     podSet === undefined ? assignments[0] : assignments.find((a) => a.name === podSet);
@@ -140,7 +140,7 @@ export function ungatedPod(
     Object.assign(nodeSelector, flavor?.spec?.nodeLabels ?? {});
     for (const t of flavor?.spec?.tolerations ?? []) {
       if (!tolerations.some((have) => JSON.stringify(have) === JSON.stringify(t)))
-        tolerations.push(structuredClone(t) as Toleration);
+        tolerations.push(deepCopy(t) as Toleration);
     }
   }
   next.metadata.labels = {
@@ -160,7 +160,7 @@ async function writeStatus(
   workload: W,
   edit: (next: KueueWorkload) => void,
 ): Promise<void> {
-  const next = structuredClone(workload) as KueueWorkload;
+  const next = deepCopy(workload) as KueueWorkload;
   edit(next);
   if (JSON.stringify(next.status) === JSON.stringify(workload.status)) return;
   await deps.client.updateStatus<KueueWorkload>(kueueWorkloadsResource, next);
