@@ -20,6 +20,11 @@ export interface SchedulingTask {
   readonly clients: number;
   /** Also wait until every pod is Running (the kubelets started it). */
   readonly waitRunning: boolean;
+  /**
+   * Created pods not yet Running at most; creators wait for pods to start beyond it. Unset:
+   * create as fast as the API takes them (scheduler_perf's way).
+   */
+  readonly maxPending?: number;
   /** Give up (and report what was reached) after this long. */
   readonly budgetMs: number;
   readonly sampleMs: number;
@@ -258,8 +263,17 @@ async function schedule(task: SchedulingTask): Promise<SchedulingResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: task.clients });
   let next = task.from;
   let lastCreateAtMs = firstCreateAtMs;
+  const maxPending = task.maxPending;
+  /** Resolves once fewer than `maxPending` created pods wait to be Running (or time is up). */
+  const room = async (): Promise<void> => {
+    if (maxPending === undefined) return;
+    while (task.from + created - running >= maxPending && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
   const creator = async (): Promise<void> => {
     for (let i = next++; i < task.count && performance.now() < deadline; i = next++) {
+      await room();
       const t0 = performance.now();
       await post(base, agent, path, podBody(`${prefix}${i}`));
       const t1 = performance.now();

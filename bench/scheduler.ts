@@ -4,14 +4,20 @@
  * scheduler, the emulated kubelets and, unless `--controllers=false`, the controller manager,
  * each with its own HTTP client); a worker thread creates the pods and watches them.
  *
+ *   0. the scheduling cycle alone, without the API.
  *   1. throughput: `--pods` pods (100m CPU, 500Mi) created as fast as the API takes them on
  *      `--nodes` nodes; pods per second from the first create to the last pod bound, and
- *      scheduler_perf's per-second throughput (average, percentiles).
- *   2. memory: more pods until `--running-pods` are Running, then RSS and heap after a full GC.
+ *      scheduler_perf's per-second throughput (average, percentiles). Before it, what the idle
+ *      control plane spends on the nodes' heartbeats.
+ *   2. memory: more pods (at most 500 waiting to start) until `--running-pods` are Running,
+ *      then RSS and heap after a full GC, whether every node is still Ready and how old the
+ *      oldest node Lease is.
  *
  * Options: --nodes 5000 --pods 10000 --running-pods 50000 (0 skips phase 2) --clients 16
- * --storage memory|sqlite (memory) --controllers true|false (true) --budget SECONDS (1200).
- * Run with `node --cpu-prof` (see docs/benchmarks.md) to profile the control plane.
+ * --storage memory|sqlite (memory) --controllers true|false (true) --budget SECONDS (1200)
+ * --kubelets true|thread|false (true: in the control plane's thread; thread: in a worker thread
+ * of their own, as a separate `gantry kubelet` process would run; false: bare nodes)
+ * --profile FILE --profile-phase throughput|memory (a .cpuprofile of the control-plane thread).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
@@ -23,6 +29,7 @@ import { Worker } from "node:worker_threads";
 import { startAllInOne } from "../src/cmd/all-in-one.ts";
 import { defaultClusterConfig } from "../src/kubelet/index.ts";
 import { discardLogger, newJsonLogger } from "../src/util/index.ts";
+import type { KubeletThreadReply, KubeletThreadRequest } from "./kubelet-thread.ts";
 import { measureCycle } from "./scheduler-cycle.ts";
 import type { SchedulingResult, SchedulingTask } from "./scheduler-load.ts";
 import { fmt, percentile, table } from "./stats.ts";
@@ -40,6 +47,7 @@ const { values } = parseArgs({
     budget: { type: "string", default: "1200" },
     v: { type: "string", default: "-1" },
     profile: { type: "string" },
+    "profile-phase": { type: "string", default: "throughput" },
   },
 });
 
@@ -64,9 +72,27 @@ function storageKind(text: string): "memory" | "sqlite" {
 }
 const storage = storageKind(values.storage);
 const controllers = values.controllers !== "false";
-/** Without kubelets, nodes are bare API objects, as in scheduler_perf (no memory phase then). */
-const kubelets = values.kubelets !== "false";
+function kubeletMode(text: string): "in-process" | "thread" | "none" {
+  if (text === "true") return "in-process";
+  if (text === "thread") return "thread";
+  if (text === "false") return "none";
+  throw new RangeError(`Cannot use --kubelets=${text}: choose true, thread or false`);
+}
+/**
+ * `true`: the kubelets run in the control plane's thread, as `gantry up` runs them; `thread`:
+ * in a worker thread of their own, as `gantry kubelet` would in a process of its own; `false`:
+ * nodes are bare API objects, as in scheduler_perf (no memory phase then).
+ */
+const kubeletsAt = kubeletMode(values.kubelets);
+const kubelets = kubeletsAt !== "none";
 const verbosity = Number(values.v);
+function phaseName(text: string): "throughput" | "memory" {
+  if (text !== "throughput" && text !== "memory") {
+    throw new RangeError(`Cannot use --profile-phase=${text}: choose throughput or memory`);
+  }
+  return text;
+}
+const profilePhase = phaseName(values["profile-phase"]);
 /** The upstream floor for SchedulingBasic 5000Nodes_10000Pods, and the issue's target. */
 const upstreamFloor = 680;
 const target = 1000;
@@ -80,6 +106,22 @@ const left = (): number => budgetMs - (performance.now() - started);
 
 const worker = new Worker(new URL("./scheduler-worker.js", import.meta.url));
 worker.unref();
+
+/** The kubelets' worker thread (`--kubelets thread`), asked one thing at a time. */
+let kubeletWorker: Worker | undefined;
+function askKubelets(request: KubeletThreadRequest): Promise<KubeletThreadReply> {
+  const target = kubeletWorker;
+  if (target === undefined) return Promise.reject(new Error("No kubelet thread"));
+  return new Promise((resolve, reject) => {
+    target.once("message", (reply: KubeletThreadReply) => {
+      target.off("error", reject);
+      if ("error" in reply) reject(new Error(reply.error));
+      else resolve(reply);
+    });
+    target.once("error", reject);
+    target.postMessage(request);
+  });
+}
 
 function runLoad(task: SchedulingTask): Promise<SchedulingResult> {
   return new Promise((resolve, reject) => {
@@ -109,7 +151,10 @@ interface Memory {
   readonly external: number;
 }
 
-/** Memory after a full collection (run node with --expose-gc; otherwise as it is). */
+/**
+ * Memory after a full collection (run node with --expose-gc; otherwise as it is). The heap of
+ * the kubelets' thread, when they have one, is counted in; the load's thread is not.
+ */
 async function memory(): Promise<Memory> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc !== undefined) {
@@ -117,8 +162,13 @@ async function memory(): Promise<Memory> {
     await new Promise((resolve) => setImmediate(resolve));
     gc();
   }
+  let kubeletHeap = 0;
+  if (kubeletWorker !== undefined) {
+    const reply = await askKubelets({ memory: true });
+    if ("heapUsed" in reply) kubeletHeap = reply.heapUsed;
+  }
   const usage = process.memoryUsage();
-  return { rss: usage.rss, heapUsed: usage.heapUsed, external: usage.external };
+  return { rss: usage.rss, heapUsed: usage.heapUsed + kubeletHeap, external: usage.external };
 }
 
 /** Profiles this thread (the control plane) while `work` runs; writes a .cpuprofile. */
@@ -139,7 +189,7 @@ async function profiled<T>(file: string | undefined, work: () => Promise<T>): Pr
     const { profile } = (await post("Profiler.stop")) as { profile: object };
     writeFileSync(file, JSON.stringify(profile));
     session.disconnect();
-    log(`profile of the throughput phase written to ${file}`);
+    log(`profile of the ${profilePhase} phase written to ${file}`);
   }
 }
 
@@ -172,6 +222,106 @@ function requestsPerPod(
     .sort((a, b) => b[1] - a[1])
     .map(([key, n]) => `${key} ${n.toFixed(2)}`)
     .join(", ");
+}
+
+/** Write requests per second between two `requestCounts`, for the given keys. */
+function ratePerSecond(
+  before: ReadonlyMap<string, number>,
+  after: ReadonlyMap<string, number>,
+  keys: readonly string[],
+  seconds: number,
+): number {
+  const n = keys.reduce((sum, k) => sum + (after.get(k) ?? 0) - (before.get(k) ?? 0), 0);
+  return n / seconds;
+}
+
+interface Idle {
+  /** Process CPU (all threads) as a share of one core. */
+  readonly cpu: number;
+  readonly elu: number;
+  readonly leaseWrites: number;
+  readonly nodeStatusWrites: number;
+}
+
+/** What the control plane spends with nodes and no pods: heartbeats, mostly. */
+async function idleCost(url: string, seconds: number): Promise<Idle> {
+  const before = await requestCounts(url);
+  const cpuBefore = process.cpuUsage();
+  const eluBefore = performance.eventLoopUtilization();
+  const t0 = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const after = await requestCounts(url);
+  const elapsed = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  return {
+    cpu: (cpu.user + cpu.system) / 1e6 / elapsed,
+    elu: performance.eventLoopUtilization(eluBefore).utilization,
+    leaseWrites: ratePerSecond(before, after, ["PUT leases", "POST leases"], elapsed),
+    nodeStatusWrites: ratePerSecond(
+      before,
+      after,
+      ["PATCH nodes/status", "PUT nodes/status"],
+      elapsed,
+    ),
+  };
+}
+
+interface NodeHealth {
+  readonly ready: number;
+  readonly total: number;
+  /** Seconds since the least recently renewed node Lease. */
+  readonly oldestRenewalS: number;
+}
+
+/** How many nodes are Ready and how stale the oldest Lease is: heartbeats kept up, or not. */
+async function nodeHealth(url: string): Promise<NodeHealth> {
+  const nodeList = (await (await fetch(`${url}/api/v1/nodes`)).json()) as {
+    items: { status?: { conditions?: { type: string; status: string }[] } }[];
+  };
+  const leaseList = (await (
+    await fetch(`${url}/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases`)
+  ).json()) as { items: { spec?: { renewTime?: string } }[] };
+  const now = Date.now();
+  const renewed = leaseList.items.map((l) => Date.parse(l.spec?.renewTime ?? "") || 0);
+  return {
+    ready: nodeList.items.filter((n) =>
+      n.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True"),
+    ).length,
+    total: nodeList.items.length,
+    oldestRenewalS: renewed.length === 0 ? Number.NaN : (now - Math.min(...renewed)) / 1000,
+  };
+}
+
+/**
+ * The longest a heartbeat waited for a kubelet worker while `work` ran, sampled every second
+ * (in-process kubelets only; `undefined` otherwise). A Lease renewal is due every 10 s; it is
+ * that much later, and a node goes NotReady when its Lease is 50 s old.
+ */
+async function withHeartbeatLag<T>(
+  fleet: { heartbeatLagMs(): number } | undefined,
+  work: () => Promise<T>,
+): Promise<{ readonly result: T; readonly maxLagMs: number | undefined }> {
+  if (fleet === undefined) return { result: await work(), maxLagMs: undefined };
+  let max = 0;
+  const sampler = setInterval(() => {
+    max = Math.max(max, fleet.heartbeatLagMs());
+  }, 1000);
+  try {
+    return { result: await work(), maxLagMs: max };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** Waits until every node has its Lease (the kubelets' first heartbeats are done). */
+async function waitForLeases(url: string, count: number, deadline: number): Promise<void> {
+  while (performance.now() < deadline) {
+    const list = (await (
+      await fetch(`${url}/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases`)
+    ).json()) as { items: unknown[] };
+    if (list.items.length >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
 }
 
 /** scheduler_perf's node-default.yaml, kept away from any kubelet. */
@@ -230,7 +380,7 @@ async function main(): Promise<void> {
     `gantry bench:scheduler on ${cpu.length} × ${cpu[0]?.model ?? "unknown CPU"}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString()}`,
   );
   log(
-    `${fmt(nodes)} nodes, ${fmt(pods)} pods, ${fmt(runningPods)} running pods, ${clients} clients, ${storage} storage, kubelets ${kubelets ? "on" : "off"}, controllers ${controllers ? "on" : "off"}`,
+    `${fmt(nodes)} nodes, ${fmt(pods)} pods, ${fmt(runningPods)} running pods, ${clients} clients, ${storage} storage, kubelets ${kubeletsAt}, controllers ${controllers ? "on" : "off"}`,
   );
   log(`scheduling cycle alone (no API): ${fmt(pods)} pods on ${fmt(nodes)} nodes`);
   const cycle = measureCycle(nodes, pods);
@@ -251,18 +401,32 @@ async function main(): Promise<void> {
     logger,
     progress: log,
     components: {
-      ...(kubelets ? { cluster: defaultClusterConfig(nodes) } : {}),
+      ...(kubeletsAt === "in-process" ? { cluster: defaultClusterConfig(nodes) } : {}),
       scheduler: true,
       controllers,
     },
   });
   try {
     if (!kubelets) await createBareNodes(plane.url, nodes);
+    if (kubeletsAt === "thread") {
+      kubeletWorker = new Worker(new URL("./kubelet-worker.js", import.meta.url));
+      await askKubelets({ start: { url: plane.url, nodes } });
+    }
     log(
       `${fmt(nodes)} ${kubelets ? "nodes registered" : "bare nodes created"} in ${((performance.now() - registering) / 1000).toFixed(1)} s`,
     );
-    // Let the first heartbeats and informer resyncs pass before measuring.
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // Let the first heartbeats (spread over their first period) and informer resyncs pass.
+    if (kubelets) {
+      await waitForLeases(plane.url, nodes, performance.now() + 120_000);
+      log(`${fmt(nodes)} node Leases created`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, kubelets ? 12_000 : 3000));
+    const idle = kubelets ? await idleCost(plane.url, 10) : undefined;
+    if (idle !== undefined) {
+      log(
+        `idle with ${fmt(nodes)} nodes: CPU ${fmt(idle.cpu * 100)}% of a core, event loop ${fmt(idle.elu * 100)}% busy; Lease writes ${fmt(idle.leaseWrites)}/s, node status writes ${fmt(idle.nodeStatusWrites, 1)}/s`,
+      );
+    }
     const withNodes = await memory();
     await createNamespace(plane.url, "bench");
 
@@ -270,20 +434,23 @@ async function main(): Promise<void> {
     log(`throughput: creating ${fmt(pods)} pods with ${clients} clients`);
     const eluBefore = performance.eventLoopUtilization();
     const cpuBefore = process.cpuUsage();
-    const run = await profiled(values.profile, () =>
-      runLoad({
-        url: plane.url,
-        namespace: "bench",
-        prefix: "pod",
-        from: 0,
-        count: pods,
-        clients,
-        waitRunning: false,
-        budgetMs: Math.min(left() * 0.4, 600_000),
-        sampleMs: 1000,
-        progressMs: 5000,
-      }),
+    const throughputRun = await withHeartbeatLag(plane.fleet, () =>
+      profiled(profilePhase === "throughput" ? values.profile : undefined, () =>
+        runLoad({
+          url: plane.url,
+          namespace: "bench",
+          prefix: "pod",
+          from: 0,
+          count: pods,
+          clients,
+          waitRunning: false,
+          budgetMs: Math.min(left() * 0.4, 600_000),
+          sampleMs: 1000,
+          progressMs: 5000,
+        }),
+      ),
     );
+    const run = throughputRun.result;
     const elu = performance.eventLoopUtilization(eluBefore).utilization;
     const cpu = process.cpuUsage(cpuBefore);
     const cpuMsPerPod = (cpu.user + cpu.system) / 1000 / Math.max(1, run.bound);
@@ -299,9 +466,12 @@ async function main(): Promise<void> {
 
     let withPods: Memory | undefined;
     let memoryRun: SchedulingResult | undefined;
+    let memoryRequests = "";
+    let memoryLagMs: number | undefined;
+    let health: NodeHealth | undefined;
     if (runningPods > 0 && kubelets) {
       log(`memory: more pods until ${fmt(runningPods)} are Running`);
-      memoryRun = await runLoad({
+      const task: SchedulingTask = {
         url: plane.url,
         namespace: "bench",
         prefix: "pod",
@@ -309,10 +479,25 @@ async function main(): Promise<void> {
         count: Math.max(runningPods, run.created),
         clients,
         waitRunning: true,
+        // Creating faster than pods start only queues them in the scheduler and takes the API
+        // from the kubelets' heartbeats; the memory phase is about Running pods.
+        maxPending: 500,
         budgetMs: Math.max(10_000, left() - 30_000),
         sampleMs: 1000,
         progressMs: 10_000,
-      });
+      };
+      const before = await requestCounts(plane.url);
+      const memoryPhase = await withHeartbeatLag(plane.fleet, () =>
+        profiled(profilePhase === "memory" ? values.profile : undefined, () => runLoad(task)),
+      );
+      memoryRun = memoryPhase.result;
+      memoryLagMs = memoryPhase.maxLagMs;
+      memoryRequests = requestsPerPod(
+        before,
+        await requestCounts(plane.url),
+        memoryRun.running - run.running,
+      );
+      health = await nodeHealth(plane.url);
       log(
         `memory: ${fmt(memoryRun.running)} pods Running${memoryRun.timedOut ? " (stopped by the time budget)" : ""}`,
       );
@@ -358,6 +543,44 @@ async function main(): Promise<void> {
         `${mib(withNodes.rss)} / ${mib(withNodes.heapUsed)}`,
       ],
     ];
+    if (idle !== undefined) {
+      rows.push(
+        [
+          `idle with ${fmt(nodes)} nodes: process CPU / event loop busy`,
+          "",
+          `${fmt(idle.cpu * 100)}% / ${fmt(idle.elu * 100)}%`,
+        ],
+        [
+          "idle: Lease writes / node status writes per second",
+          "",
+          `${fmt(idle.leaseWrites)} / ${fmt(idle.nodeStatusWrites, 1)}`,
+        ],
+      );
+    }
+    if (memoryRun !== undefined) {
+      const runningRate = throughputOf(memoryRun.samples, "running");
+      rows.push([
+        "memory phase: pods Running per second, average / p50 / p90",
+        "",
+        `${fmt(runningRate.average)} / ${fmt(runningRate.p50)} / ${fmt(runningRate.p90)}`,
+      ]);
+    }
+    const lag = (ms: number | undefined): string =>
+      ms === undefined ? "n/a" : `${fmt(ms / 1000, 1)} s`;
+    if (kubeletsAt === "in-process") {
+      rows.push([
+        "longest heartbeat wait for a kubelet worker: throughput / memory phase",
+        "",
+        `${lag(throughputRun.maxLagMs)} / ${lag(memoryLagMs)}`,
+      ]);
+    }
+    if (health !== undefined) {
+      rows.push([
+        "after the memory phase: nodes Ready; oldest Lease renewal",
+        "",
+        `${fmt(health.ready)} / ${fmt(health.total)}; ${fmt(health.oldestRenewalS, 1)} s ago`,
+      ]);
+    }
     if (withPods !== undefined) {
       rows.push([
         `RSS / heap: ${fmt(nodes)} nodes, ${fmt(memoryRun?.running ?? 0)} Running pods (MiB)`,
@@ -385,10 +608,17 @@ async function main(): Promise<void> {
       process.stdout.write(
         `memory phase: ${fmt(memoryRun.created)} created, ${fmt(memoryRun.running)} Running; Running per second average ${fmt(runningRate.average)}; worker heap ${mib(memoryRun.workerHeapUsed)} MiB (in RSS, not in heap)\n`,
       );
+      process.stdout.write(
+        `API requests per Running pod during the memory phase: ${memoryRequests}\n`,
+      );
     }
   } finally {
     log("stopping");
     const stopping = performance.now();
+    if (kubeletWorker !== undefined) {
+      await askKubelets({ stop: true });
+      await kubeletWorker.terminate();
+    }
     await plane.close();
     await worker.terminate();
     rmSync(dataDir, { recursive: true, force: true });

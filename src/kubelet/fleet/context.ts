@@ -1,7 +1,7 @@
 /** What the fleet's sync functions share: the API, time, caches, timers and the work queue. */
 import type { Node, Pod } from "../../api/index.ts";
 import type { Client, EventRecorder } from "../../client/index.ts";
-import type { Clock, DeepReadonly, Logger } from "../../util/index.ts";
+import type { Clock, DeepReadonly, Logger, Random } from "../../util/index.ts";
 import type { NodeAgent } from "./node-agent.ts";
 
 /** Work-queue keys: `node/<name>`, `lease/<name>`, `status/<name>`, `pod/<ns>/<name>`. */
@@ -20,6 +20,8 @@ export function podName(pod: DeepReadonly<Pod>): string {
 export interface FleetContext {
   readonly client: Client;
   readonly clock: Clock;
+  /** Spreads heartbeats (first renewal, jitter of each period). */
+  readonly random: Random;
   readonly logger: Logger;
   /** This fleet's name, written to `gantry.dev/kubelet` on the nodes it runs. */
   readonly fleetName: string;
@@ -38,7 +40,7 @@ export interface FleetContext {
   /** Sets the timer of a work key (replacing its previous deadline). */
   schedule(key: WorkKey, at: number): void;
   cancel(key: WorkKey): void;
-  /** Queues a key for a worker now. */
+  /** Queues a key for a worker now (pod keys and heartbeat keys have workers of their own). */
   enqueue(key: WorkKey): void;
   /** The kubelet of `node`'s event recorder (`source.component` kubelet, `source.host` node). */
   events(node: string): EventRecorder;

@@ -3,7 +3,8 @@
  * bookkeeping, admit handlers and the pods it admitted. Plain data; the sync functions in
  * `node-sync.ts` and `pod-sync.ts` act on it.
  */
-import type { Lease, PodStatus } from "../../api/index.ts";
+import type { Lease, NodeStatus, PodStatus } from "../../api/index.ts";
+import type { DeepReadonly } from "../../util/index.ts";
 import type { PodAdmitHandler } from "../admission/admit-handler.ts";
 import type { EmulatedNode } from "../node/emulated-node.ts";
 import { PodIpAllocator } from "../node/ip-allocators.ts";
@@ -57,6 +58,11 @@ export class NodeAgent {
   /** Stopped by the `gantry.dev/fail: "true"` annotation. */
   failedByAnnotation = false;
   lastStatusWriteAt: number | undefined;
+  /**
+   * The cached Node status (the informer's object) the last status check found nothing new in:
+   * while the informer still holds that very object, the next check has nothing to compare.
+   */
+  statusUnchangedIn: DeepReadonly<NodeStatus> | undefined;
   /** The Lease as last written (its resourceVersion makes the next renewal a plain update). */
   lease: Lease | undefined;
   readonly pods = new Map<string, PodSlot>();

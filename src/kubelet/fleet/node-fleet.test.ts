@@ -452,3 +452,51 @@ test("NodeFleet: nodes, heartbeats and pods against the real API server", async 
     },
   );
 });
+
+test("NodeFleet: pod writes that hang do not hold up the nodes' Lease renewals", async (t) => {
+  await using harness: ClusterHarness = await startClusterHarness();
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let held = 0;
+  // Every pod status write waits until released, as on an API server slow for pods only.
+  const client = new Proxy(harness.client, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (property !== "patch" || typeof value !== "function") return value;
+      return async (...args: unknown[]) => {
+        const resource = args[0] as { resource: string };
+        if (resource.resource === "pods") {
+          held++;
+          await released;
+        }
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  const fleet = new NodeFleet({ client }, { config, workers: 1 });
+  const stop = new AbortController();
+  const { done } = await fleet.start(stop.signal);
+  t.after(async () => {
+    release();
+    stop.abort();
+    await done;
+  });
+  await runPod(harness.client, podOf("held"), "t-0");
+  await waitFor(
+    "the pod's status write to hang",
+    async () => held,
+    (n) => n > 0,
+  );
+  const renewTime = async (): Promise<string | undefined> =>
+    (await harness.client.get<Lease>(leasesResource, "kube-node-lease", "t-0")).spec?.renewTime;
+  const before = await waitFor("t-0's Lease", renewTime, (time) => time !== undefined);
+  await waitFor("a renewal while the pod write hangs", renewTime, (time) => time !== before);
+  release();
+  await waitFor(
+    "held Running",
+    getPod(harness.client, "held"),
+    (p) => p.status?.phase === "Running",
+  );
+});

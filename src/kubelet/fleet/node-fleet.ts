@@ -25,7 +25,9 @@ import {
   type DeepReadonly,
   discardLogger,
   type Logger,
+  type Random,
   systemClock,
+  systemRandom,
 } from "../../util/index.ts";
 import type { AdmitHandlerFactory } from "../admission/admit-handler.ts";
 import { type ClusterConfig, poolNodeNames } from "../config/cluster-config.ts";
@@ -58,6 +60,7 @@ import {
   statusKey,
   type WorkKey,
 } from "./context.ts";
+import { HeartbeatPriority } from "./heartbeat-priority.ts";
 import { NodeAgent } from "./node-agent.ts";
 import { renewLease, syncNode, updateNodeStatus } from "./node-sync.ts";
 import { syncPod } from "./pod-sync.ts";
@@ -70,6 +73,8 @@ export interface NodeFleetDeps {
   readonly clock?: Clock;
   /** @default discardLogger */
   readonly logger?: Logger;
+  /** Spreads the nodes' heartbeats over their periods. @default systemRandom */
+  readonly random?: Random;
   /**
    * The process's informer factory, started by its owner, to share list+watches with other
    * components. When absent the fleet makes and starts its own.
@@ -95,8 +100,14 @@ export interface NodeFleetOptions {
   readonly adoptUnclaimedNodes?: boolean;
   /** The port reported in `status.daemonEndpoints.kubeletEndpoint.Port`. @default 10250 */
   readonly kubeletPort?: number;
-  /** API requests in flight at once. @default 16 */
+  /** Pod work (status writes, deletions) in flight at once, across all nodes. @default 16 */
   readonly workers?: number;
+  /**
+   * Node work (registration, Lease renewals, node status) in flight at once, across all nodes.
+   * Heartbeats have workers of their own so that a flood of pods cannot starve them (nodes
+   * would go NotReady) and thousands of renewals cannot starve pods. @default 128
+   */
+  readonly heartbeatWorkers?: number;
   /** Reads pools' `topology` objects. @default cadvisorTopologyInterpreter */
   readonly topology?: TopologyInterpreter;
   /** Extra admit handlers per node (the CPU manager). @default none */
@@ -111,6 +122,8 @@ export interface NodeFleetOptions {
 const nodeIndex = "kubelet.gantry.dev/node-name";
 const retryMinMs = 500;
 const retryMaxMs = 30_000;
+/** Heartbeats waiting longer than this for a worker hold pod work back. */
+const heartbeatLateMs = 5000;
 
 /** The emulated kubelets of one process. Construct, then `start(signal)`. */
 export class NodeFleet implements KubeletEndpoints {
@@ -123,7 +136,11 @@ export class NodeFleet implements KubeletEndpoints {
   readonly #podHomes = new Map<string, { readonly node: string; readonly uid: string }>();
   /** Waiters woken after each registration. */
   readonly #onRegistered: (() => void)[] = [];
-  readonly #queue: RateLimitingQueue<WorkKey>;
+  /** Pod keys. */
+  readonly #pods: RateLimitingQueue<WorkKey>;
+  /** Node, Lease and status keys. */
+  readonly #heartbeats: RateLimitingQueue<WorkKey>;
+  readonly #priority: HeartbeatPriority;
   readonly #timers: TimerQueue<WorkKey>;
   readonly #cidrs: NodeCidrAllocator;
   readonly #interpreter: TopologyInterpreter;
@@ -137,11 +154,15 @@ export class NodeFleet implements KubeletEndpoints {
     this.#clock = deps.clock ?? systemClock;
     this.#logger = (deps.logger ?? discardLogger).with({ component: "kubelet" });
     this.#name = options.name ?? "gantry";
-    this.#queue = newRateLimitingQueue<WorkKey>({
-      clock: this.#clock,
-      rateLimiter: newItemExponentialFailureRateLimiter<WorkKey>(retryMinMs, retryMaxMs),
-    });
-    this.#timers = new TimerQueue<WorkKey>(this.#clock, (key) => this.#queue.add(key));
+    const queue = (): RateLimitingQueue<WorkKey> =>
+      newRateLimitingQueue<WorkKey>({
+        clock: this.#clock,
+        rateLimiter: newItemExponentialFailureRateLimiter<WorkKey>(retryMinMs, retryMaxMs),
+      });
+    this.#pods = queue();
+    this.#heartbeats = queue();
+    this.#priority = new HeartbeatPriority(this.#clock, heartbeatLateMs);
+    this.#timers = new TimerQueue<WorkKey>(this.#clock, (key) => this.#enqueue(key));
     this.#cidrs = new NodeCidrAllocator(
       options.config.networking.podSubnet,
       options.config.networking.nodeCIDRMaskSize,
@@ -155,6 +176,16 @@ export class NodeFleet implements KubeletEndpoints {
         { client: deps.client, clock: this.#clock, logger: this.#logger },
         { maxQueued: 5000, writers: 2, lruCacheSize: 16_384 },
       );
+  }
+
+  #enqueue(key: WorkKey): void {
+    if (key.startsWith("pod/")) this.#pods.add(key);
+    else this.#addHeartbeat(key);
+  }
+
+  #addHeartbeat(key: WorkKey): void {
+    this.#priority.queued(key);
+    this.#heartbeats.add(key);
   }
 
   /** Drains the fleet's own event broadcaster (one given in `deps` is its owner's). */
@@ -226,14 +257,14 @@ export class NodeFleet implements KubeletEndpoints {
     }
 
     nodes.addEventHandler({
-      onAdd: (node) => this.#queue.add(nodeKey(node.metadata.name ?? "")),
-      onUpdate: (_, node) => this.#queue.add(nodeKey(node.metadata.name ?? "")),
-      onDelete: (node) => this.#queue.add(nodeKey(deletedObject(node).metadata.name ?? "")),
+      onAdd: (node) => this.#addHeartbeat(nodeKey(node.metadata.name ?? "")),
+      onUpdate: (_, node) => this.#addHeartbeat(nodeKey(node.metadata.name ?? "")),
+      onDelete: (node) => this.#addHeartbeat(nodeKey(deletedObject(node).metadata.name ?? "")),
     });
     const onPod = (pod: DeepReadonly<Pod>): void => {
       const key = podName(pod);
       if (this.#agents.has(pod.spec.nodeName ?? "") || this.#podHomes.has(key)) {
-        this.#queue.add(podKey(key));
+        this.#pods.add(podKey(key));
       }
     };
     pods.addEventHandler({
@@ -242,11 +273,24 @@ export class NodeFleet implements KubeletEndpoints {
       onDelete: (pod) => onPod(deletedObject<Pod>(pod)),
     });
 
-    const workers = this.#options.workers ?? 16;
     running.push(this.#timers.run(signal));
-    signal.addEventListener("abort", () => this.#queue.shutDown(), { once: true });
-    for (let i = 0; i < workers; i++) running.push(this.#work(ctx));
-    for (const node of configured) this.#queue.add(nodeKey(node.name));
+    signal.addEventListener(
+      "abort",
+      () => {
+        this.#pods.shutDown();
+        this.#heartbeats.shutDown();
+        this.#priority.close();
+      },
+      { once: true },
+    );
+    for (let i = 0; i < (this.#options.workers ?? 16); i++) {
+      // One pod worker never yields to late heartbeats: pods slow down, they never stop.
+      running.push(this.#work(ctx, this.#pods, i === 0 ? undefined : this.#priority));
+    }
+    for (let i = 0; i < (this.#options.heartbeatWorkers ?? 128); i++) {
+      running.push(this.#work(ctx, this.#heartbeats));
+    }
+    for (const node of configured) this.#addHeartbeat(nodeKey(node.name));
     await this.#waitForRegistration(configured, signal);
     this.#logger.info("Emulated nodes registered", { nodes: configured.length });
     return { done: Promise.all(running).then(() => this.#stopEvents()) };
@@ -286,6 +330,7 @@ export class NodeFleet implements KubeletEndpoints {
     return {
       client: this.#deps.client,
       clock: this.#clock,
+      random: this.#deps.random ?? systemRandom,
       logger: this.#logger,
       fleetName: this.#name,
       kubeletPort: this.#options.kubeletPort ?? 10250,
@@ -296,7 +341,7 @@ export class NodeFleet implements KubeletEndpoints {
       cachedPodsOn: (node) => pods.indexer.byIndex(nodeIndex, node),
       schedule: (key, at) => this.#timers.schedule(key, at),
       cancel: (key) => this.#timers.cancel(key),
-      enqueue: (key) => this.#queue.add(key),
+      enqueue: (key) => this.#enqueue(key),
       events: (node) => this.#recorder(node),
     };
   }
@@ -329,10 +374,10 @@ export class NodeFleet implements KubeletEndpoints {
     const name = agent.node.name;
     this.#timers.cancel(leaseKey(name));
     this.#timers.cancel(statusKey(name));
-    for (const [key, home] of this.#podHomes) {
-      if (home.node !== name) continue;
-      this.#podHomes.delete(key);
-      this.#timers.cancel(podKey(key));
+    for (const slot of agent.pods.values()) {
+      if (this.#podHomes.get(slot.key)?.node !== name) continue;
+      this.#podHomes.delete(slot.key);
+      this.#timers.cancel(podKey(slot.key));
     }
     if (agent.podCIDR !== undefined) this.#cidrs.release(agent.podCIDR);
     this.#agents.delete(name);
@@ -340,19 +385,30 @@ export class NodeFleet implements KubeletEndpoints {
     ctx.logger.info("Node deleted: its kubelet stops", { node: name });
   }
 
-  async #work(ctx: FleetContext): Promise<void> {
+  /** A worker of `queue`; a pod worker given `yieldTo` waits while heartbeats are late. */
+  async #work(
+    ctx: FleetContext,
+    queue: RateLimitingQueue<WorkKey>,
+    yieldTo?: HeartbeatPriority,
+  ): Promise<void> {
     for (;;) {
-      const next = await this.#queue.get();
+      await yieldTo?.turn();
+      const next = await queue.get();
       if (next.shutdown) return;
+      if (queue === this.#heartbeats) this.#priority.taken(next.item);
       try {
-        await this.#process(ctx, next.item);
+        await this.#process(ctx, queue, next.item);
       } finally {
-        this.#queue.done(next.item);
+        queue.done(next.item);
       }
     }
   }
 
-  async #process(ctx: FleetContext, key: WorkKey): Promise<void> {
+  async #process(
+    ctx: FleetContext,
+    queue: RateLimitingQueue<WorkKey>,
+    key: WorkKey,
+  ): Promise<void> {
     const slash = key.indexOf("/");
     const kind = key.slice(0, slash);
     const rest = key.slice(slash + 1);
@@ -380,14 +436,14 @@ export class NodeFleet implements KubeletEndpoints {
         default:
           throw new TypeError(`Cannot process work key ${JSON.stringify(key)}: unknown kind`);
       }
-      this.#queue.forget(key);
+      queue.forget(key);
     } catch (error: unknown) {
       ctx.logger.error("Kubelet sync failed; retrying", {
         key,
         error,
-        retries: this.#queue.numRequeues(key),
+        retries: queue.numRequeues(key),
       });
-      this.#queue.addRateLimited(key);
+      queue.addRateLimited(key);
     }
   }
 
@@ -399,7 +455,7 @@ export class NodeFleet implements KubeletEndpoints {
     const agent = this.#agents.get(nodeName);
     if (agent === undefined) return false;
     agent.failedByCall = true;
-    this.#queue.add(nodeKey(nodeName));
+    this.#addHeartbeat(nodeKey(nodeName));
     this.#timers.cancel(leaseKey(nodeName));
     this.#timers.cancel(statusKey(nodeName));
     return true;
@@ -415,10 +471,18 @@ export class NodeFleet implements KubeletEndpoints {
       this.#timers.schedule(leaseKey(nodeName), now);
       this.#timers.schedule(statusKey(nodeName), now);
       for (const pod of this.#context.cachedPodsOn(nodeName)) {
-        this.#queue.add(podKey(podName(pod)));
+        this.#pods.add(podKey(podName(pod)));
       }
     }
     return true;
+  }
+
+  /**
+   * How long the oldest queued heartbeat (registration, Lease renewal, status check) has waited
+   * for a worker, ms; 0 when none waits. Above 5 s, pod work holds back for heartbeats.
+   */
+  heartbeatLagMs(): number {
+    return this.#priority.lateness();
   }
 
   /** The names of the nodes this fleet runs, sorted. */

@@ -1,9 +1,10 @@
 /**
  * The node side of the emulated kubelets: registration (or adoption of an existing Node), the
  * Lease heartbeat every quarter of its duration, and node status every
- * `nodeStatusUpdateFrequency` (written when it changed, or every `nodeStatusReportFrequency`).
+ * `nodeStatusUpdateFrequency` (patched when it changed, or every `nodeStatusReportFrequency`),
+ * both with upstream's 4 % jitter.
  */
-import type { Lease, Node } from "../../api/index.ts";
+import type { Lease, Node, NodeStatus } from "../../api/index.ts";
 import {
   isAlreadyExists,
   isConflict,
@@ -19,19 +20,39 @@ import {
   nodeLabels,
   nodeLease,
   nodeLeaseNamespace,
-  nodeStatusNeedsWrite,
+  nodeStatusChanged,
   nodeStatusOf,
   registrationNode,
 } from "../node/node-object.ts";
+import { nodeStatusPatch } from "../node/node-status-patch.ts";
 import { type FleetContext, leaseKey, podKey, podName, statusKey } from "./context.ts";
 import type { NodeAgent } from "./node-agent.ts";
 
 const fieldManager = "kubelet";
 
-/** Starts heartbeats and pod work of a registered, healthy agent. */
+/** Upstream's `wait.JitterUntil(…, 0.04, …)` for the Lease and node status loops. */
+const jitterFactor = 0.04;
+
+/** The Lease renewal interval: a quarter of its duration (`nodeLeaseRenewIntervalFraction`). */
+function renewIntervalMs(agent: NodeAgent): number {
+  return (agent.node.kubelet.nodeLeaseDurationSeconds * 1000) / 4;
+}
+
+/** `period` stretched by up to 4 %, as `wait.Jitter(period, 0.04)`. */
+function jittered(ctx: FleetContext, period: number): number {
+  return period * (1 + jitterFactor * ctx.random.float());
+}
+
+/**
+ * Starts heartbeats and pod work of a registered, healthy agent. Node status is checked at
+ * once, as upstream's kubelet does when it starts (a restarted fleet reports its new kubelet
+ * port before anyone dials the old one). The first Lease renewal falls at a random point of its
+ * first period, so thousands of nodes that start together (a fleet) do not renew together every
+ * period after; the node is Ready from its status meanwhile.
+ */
 function resume(ctx: FleetContext, agent: NodeAgent): void {
   const now = ctx.clock.now().getTime();
-  ctx.schedule(leaseKey(agent.node.name), now);
+  ctx.schedule(leaseKey(agent.node.name), now + ctx.random.float() * renewIntervalMs(agent));
   ctx.schedule(statusKey(agent.node.name), now);
   for (const pod of ctx.cachedPodsOn(agent.node.name)) ctx.enqueue(podKey(podName(pod)));
 }
@@ -194,46 +215,58 @@ export async function renewLease(ctx: FleetContext, name: string): Promise<void>
     ctx.schedule(leaseKey(name), now.getTime() + 1000);
     return;
   }
-  ctx.schedule(leaseKey(name), now.getTime() + (duration * 1000) / 4);
+  // Sliding, as upstream's loop: the next period starts when this renewal is done.
+  ctx.schedule(leaseKey(name), ctx.clock.now().getTime() + jittered(ctx, renewIntervalMs(agent)));
 }
 
-/** Computes node status, writes it when due, and sets the next update. */
+/**
+ * Computes node status every `nodeStatusUpdateFrequency` and PATCHes it (upstream
+ * `tryUpdateNodeStatus`) only when something besides heartbeat times changed, or
+ * `nodeStatusReportFrequency` passed since the last write. The patch is computed against the
+ * informer's Node (upstream reads it from the API server's cache), so it never conflicts.
+ */
 export async function updateNodeStatus(ctx: FleetContext, name: string): Promise<void> {
   const agent = ctx.agents.get(name);
   if (agent === undefined || !agent.registered || agent.failed) return;
   const now = ctx.clock.now();
+  const nowMs = now.getTime();
   const settings = agent.node.kubelet;
-  const next = now.getTime() + settings.nodeStatusUpdateFrequencyMs;
   const cached = ctx.cachedNode(name);
   if (cached === undefined) {
-    ctx.schedule(statusKey(name), now.getTime() + 1000);
+    ctx.schedule(statusKey(name), nowMs + 1000);
     return;
   }
-  const status = {
-    ...(structuredClone(cached.status ?? {}) as NonNullable<Node["status"]>),
-    ...nodeStatusOf(agent.node, cached.status, now, ctx.kubeletPort),
+  const lastWriteAt = agent.lastStatusWriteAt;
+  const reportDue =
+    lastWriteAt === undefined || nowMs - lastWriteAt >= settings.nodeStatusReportFrequencyMs;
+  const next = (): void => {
+    ctx.schedule(
+      statusKey(name),
+      ctx.clock.now().getTime() + jittered(ctx, settings.nodeStatusUpdateFrequencyMs),
+    );
   };
-  const due = nodeStatusNeedsWrite(
-    cached.status,
-    status,
-    agent.lastStatusWriteAt,
-    now.getTime(),
-    settings.nodeStatusReportFrequencyMs,
-  );
-  if (due) {
-    const node = { ...(structuredClone(cached) as Node), status };
-    try {
-      await ctx.client.updateStatus(nodesResource, node, { fieldManager });
-    } catch (error: unknown) {
-      if (!isConflict(error)) throw error;
-      const latest = await ctx.client.get<Node>(nodesResource, undefined, name);
-      const merged = {
-        ...(latest.status ?? {}),
-        ...nodeStatusOf(agent.node, latest.status, now, ctx.kubeletPort),
-      };
-      await ctx.client.updateStatus(nodesResource, { ...latest, status: merged }, { fieldManager });
-    }
-    agent.lastStatusWriteAt = now.getTime();
+  // The informer still holds the very status found unchanged last time: nothing to compute.
+  if (!reportDue && cached.status !== undefined && agent.statusUnchangedIn === cached.status) {
+    next();
+    return;
   }
-  ctx.schedule(statusKey(name), next);
+  const desired = {
+    ...(cached.status ?? {}),
+    ...nodeStatusOf(agent.node, cached.status, now, ctx.kubeletPort),
+  } as NodeStatus;
+  if (!nodeStatusChanged(cached.status, desired) && !reportDue) {
+    agent.statusUnchangedIn = cached.status;
+    next();
+    return;
+  }
+  const patch = nodeStatusPatch(cached.status, desired);
+  if (patch !== undefined) {
+    await ctx.client.patch(nodesResource, undefined, name, "strategic", patch, {
+      subresource: "status",
+      fieldManager,
+    });
+  }
+  agent.lastStatusWriteAt = nowMs;
+  agent.statusUnchangedIn = undefined;
+  next();
 }

@@ -22,6 +22,7 @@ import {
   requestStop,
 } from "../runtime/pod-record.ts";
 import { rejectedPodStatus, renderPodStatus } from "../runtime/pod-status.ts";
+import { podStatusPatch } from "../runtime/pod-status-patch.ts";
 import { recordFromStatus } from "../runtime/recover.ts";
 import { type FleetContext, podKey } from "./context.ts";
 import type { NodeAgent, PodSlot } from "./node-agent.ts";
@@ -166,25 +167,30 @@ function recordRuntimeEvents(
   }
 }
 
+/**
+ * PATCHes the pod's status from `base` (what the API server holds, as far as this kubelet
+ * knows) to `status`, with the pod's uid as precondition (upstream `PatchPodStatus`). A pod
+ * that is gone, or was replaced by a new pod of the same name, is left alone.
+ */
 async function writeStatus(
   ctx: FleetContext,
   pod: DeepReadonly<Pod>,
+  base: DeepReadonly<PodStatus> | undefined,
   status: PodStatus,
 ): Promise<void> {
-  const updated = { ...(structuredClone(pod) as Pod), status };
+  const patch = podStatusPatch(pod.metadata.uid ?? "", base, status);
+  if (patch === undefined) return;
   try {
-    await ctx.client.updateStatus(podsResource, updated, { fieldManager });
-  } catch (error: unknown) {
-    if (isNotFound(error)) return;
-    if (!isConflict(error)) throw error;
-    // The cache was behind: write over the latest version (same uid only).
-    const fresh = await ctx.client.get<Pod>(
+    await ctx.client.patch(
       podsResource,
       pod.metadata.namespace,
       pod.metadata.name ?? "",
+      "strategic",
+      patch,
+      { subresource: "status", fieldManager },
     );
-    if (fresh.metadata.uid !== pod.metadata.uid) return;
-    await ctx.client.updateStatus(podsResource, { ...fresh, status }, { fieldManager });
+  } catch (error: unknown) {
+    if (!isNotFound(error) && !isConflict(error)) throw error;
   }
 }
 
@@ -219,6 +225,7 @@ export async function syncPod(ctx: FleetContext, key: string): Promise<void> {
       await writeStatus(
         ctx,
         pod,
+        pod.status,
         rejectedPodStatus(pod, refusal.reason, refusal.message, slot.startTime),
       );
     }
@@ -298,11 +305,14 @@ export async function syncPod(ctx: FleetContext, key: string): Promise<void> {
       ? { failure: { reason: deadlineReason, message: deadlineMessage } }
       : {}),
   });
-  // Until the informer catches up with our last write, compare with what we wrote.
+  // Until the informer catches up with our last write, compare with what we wrote; once it
+  // has, the informer's copy is the one to keep.
   const written = slot.lastWritten;
   const behind = written !== undefined && written.over === pod.metadata.resourceVersion;
-  if (!semanticEqual(behind ? written.status : pod.status, status)) {
-    await writeStatus(ctx, pod, status);
+  if (!behind) slot.lastWritten = undefined;
+  const base = behind ? written.status : pod.status;
+  if (!semanticEqual(base, status)) {
+    await writeStatus(ctx, pod, base, status);
     slot.lastWritten = { status, over: pod.metadata.resourceVersion };
   }
 

@@ -154,12 +154,33 @@ export function registrationNode(
   };
 }
 
-function withoutHeartbeats(status: DeepReadonly<NodeStatus> | undefined): unknown {
-  if (status === undefined) return undefined;
-  return {
-    ...status,
-    conditions: (status.conditions ?? []).map((c) => ({ ...c, lastHeartbeatTime: undefined })),
-  };
+/** Conditions by type with heartbeat times cleared (upstream `nodeConditionsHaveChanged`). */
+function comparableConditions(
+  conditions: readonly DeepReadonly<NodeCondition>[] | undefined,
+): unknown[] {
+  return [...(conditions ?? [])]
+    .sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0))
+    .map((c) => ({ ...c, lastHeartbeatTime: undefined }));
+}
+
+/**
+ * Whether `desired` differs from `current` in anything but heartbeat times (upstream
+ * `nodeStatusHasChanged`: conditions compared by type, heartbeats ignored, the rest as
+ * `Semantic.DeepEqual`).
+ */
+export function nodeStatusChanged(
+  current: DeepReadonly<NodeStatus> | undefined,
+  desired: DeepReadonly<NodeStatus>,
+): boolean {
+  if (current === undefined) return true;
+  const before = comparableConditions(current.conditions);
+  const after = comparableConditions(desired.conditions);
+  if (before.length !== after.length) return true;
+  if (!before.every((c, i) => semanticEqual(c, after[i]))) return true;
+  return !semanticEqual(
+    { ...current, conditions: undefined },
+    { ...desired, conditions: undefined },
+  );
 }
 
 /**
@@ -174,7 +195,7 @@ export function nodeStatusNeedsWrite(
   reportFrequencyMs: number,
 ): boolean {
   if (lastWriteAt === undefined || now - lastWriteAt >= reportFrequencyMs) return true;
-  return !semanticEqual(withoutHeartbeats(current), withoutHeartbeats(desired));
+  return nodeStatusChanged(current, desired);
 }
 
 /** The node's heartbeat Lease (owned by the Node, so it goes with it). */
