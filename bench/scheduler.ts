@@ -14,7 +14,7 @@
  *      oldest node Lease is.
  *
  * Options: --nodes 5000 --pods 10000 --running-pods 50000 (0 skips phase 2) --clients 16
- * --storage memory|sqlite (memory) --controllers true|false (true) --budget SECONDS (1200)
+ * --storage memory|sqlite (memory) --controllers true|false (true) --budget SECONDS (2400)
  * --kubelets true|thread|false (true: in the control plane's thread; thread: in a worker thread
  * of their own, as a separate `gantry kubelet` process would run; false: bare nodes)
  * --profile FILE --profile-phase throughput|memory (a .cpuprofile of the control-plane thread).
@@ -44,7 +44,7 @@ const { values } = parseArgs({
     storage: { type: "string", default: "memory" },
     controllers: { type: "string", default: "true" },
     kubelets: { type: "string", default: "true" },
-    budget: { type: "string", default: "1200" },
+    budget: { type: "string", default: "2400" },
     v: { type: "string", default: "-1" },
     profile: { type: "string" },
     "profile-phase": { type: "string", default: "throughput" },

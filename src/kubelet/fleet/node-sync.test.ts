@@ -178,6 +178,8 @@ test("updateNodeStatus: patched after registration, then only on change or every
   await step("first check after registration", 1000);
   await step("10 s later, nothing changed", 10_200);
   await step("10 s later again", 10_200);
+  // The first write counted as made half a report frequency (random 0.5 × 5 min) earlier.
+  await step("the first report frequency passed", 129_600);
   await harness.client.patch(
     nodesResource,
     undefined,
@@ -203,13 +205,20 @@ test("updateNodeStatus: patched after registration, then only on change or every
     ["10 s later, nothing changed", [], "True", "2026-01-01T00:00:01Z", 10_200],
     ["10 s later again", [], "True", "2026-01-01T00:00:01Z", 10_200],
     [
+      "the first report frequency passed",
+      ["PATCH nodes/status"],
+      "True",
+      "2026-01-01T00:02:31Z",
+      10_200,
+    ],
+    [
       "the node lifecycle controller marked it Unknown",
       ["PATCH nodes/status"],
       "True",
-      "2026-01-01T00:00:31Z",
+      "2026-01-01T00:02:41Z",
       10_200,
     ],
-    ["nothing changed since", [], "True", "2026-01-01T00:00:31Z", 10_200],
-    ["the report frequency passed", ["PATCH nodes/status"], "True", "2026-01-01T00:05:31Z", 10_200],
+    ["nothing changed since", [], "True", "2026-01-01T00:02:41Z", 10_200],
+    ["the report frequency passed", ["PATCH nodes/status"], "True", "2026-01-01T00:07:41Z", 10_200],
   ]);
 });

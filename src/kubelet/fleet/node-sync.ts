@@ -266,7 +266,13 @@ export async function updateNodeStatus(ctx: FleetContext, name: string): Promise
       fieldManager,
     });
   }
-  agent.lastStatusWriteAt = nowMs;
+  // A node's first write counts as made at a random point of the last report interval, so the
+  // periodic reports of nodes registered together spread over the interval instead of coming
+  // all at once every 5 minutes.
+  agent.lastStatusWriteAt =
+    lastWriteAt === undefined
+      ? nowMs - ctx.random.float() * settings.nodeStatusReportFrequencyMs
+      : nowMs;
   agent.statusUnchangedIn = undefined;
   next();
 }
