@@ -30,7 +30,7 @@ import {
 import { CrdController, crdSegment } from "./crd/crd-controller.ts";
 import { newCrdStrategy } from "./crd/crd-strategy.ts";
 import { newDashboardAssets } from "./dashboard-assets.ts";
-import { type FieldManager, newFieldManager } from "./fieldmanager/index.ts";
+import { carryDecodedSets, type FieldManager, newFieldManager } from "./fieldmanager/index.ts";
 import type { ProtobufDecoder } from "./http/body.ts";
 import { type ApiServerMetrics, newApiServerMetrics } from "./metrics.ts";
 import {
@@ -212,6 +212,7 @@ export class ApiServer {
     const admission = new AdmissionChain(plugins);
     this.registry = new ResourceRegistry({
       storage: options.storage,
+      cache: this.cache,
       clock: options.clock,
       random: options.random,
       admission,
@@ -226,6 +227,11 @@ export class ApiServer {
             schema: input.schema,
             ...(input.subresource === "" ? {} : { subresource: input.subresource }),
           }),
+        written: (written, stored) =>
+          carryDecodedSets(
+            written.metadata.managedFields,
+            (stored["metadata"] as { managedFields?: unknown } | undefined)?.managedFields,
+          ),
       },
       root,
     });

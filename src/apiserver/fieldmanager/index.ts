@@ -23,6 +23,7 @@ export {
   updateManagedFields,
 } from "./managed-fields.ts";
 export {
+  carryDecodedSets,
   decodeManagedFields,
   encodeManagedFields,
   type ManagerEntry,

@@ -42,6 +42,30 @@ export function managerIdentifier(id: ManagerIdentity): string {
 }
 
 /**
+ * The sets of FieldsV1 objects nobody changes: those `encodeManagedFields` made and storage's
+ * copies of them (`carryDecodedSets`). Decoding an object's managedFields on its next write then
+ * costs a lookup per entry instead of a walk of every field path.
+ */
+const decodedSets = new WeakMap<object, FieldSet>();
+
+function knownSet(fieldsV1: unknown): FieldSet | undefined {
+  return typeof fieldsV1 === "object" && fieldsV1 !== null ? decodedSets.get(fieldsV1) : undefined;
+}
+
+/**
+ * After a write: `stored` holds storage's copy of the `written` entries (same order), so each
+ * stored FieldsV1 decodes to the set its written original was encoded from.
+ */
+export function carryDecodedSets(written: unknown, stored: unknown): void {
+  if (!Array.isArray(written) || !Array.isArray(stored) || written.length !== stored.length) return;
+  for (let i = 0; i < written.length; i++) {
+    const set = knownSet((written[i] as { fieldsV1?: unknown } | undefined)?.fieldsV1);
+    const copy = (stored[i] as { fieldsV1?: unknown } | undefined)?.fieldsV1;
+    if (set !== undefined && typeof copy === "object" && copy !== null) decodedSets.set(copy, set);
+  }
+}
+
+/**
  * Decodes `metadata.managedFields`, rejecting what upstream rejects (an operation other than
  * Apply or Update, an empty apiVersion, a fieldsType other than FieldsV1, a malformed trie).
  * Throws `Error` with upstream's message.
@@ -69,7 +93,7 @@ export function decodeManagedFields(entries: unknown): Managers {
     }
     let set: FieldSet;
     try {
-      set = FieldSet.fromFieldsV1(raw["fieldsV1"]);
+      set = knownSet(raw["fieldsV1"]) ?? FieldSet.fromFieldsV1(raw["fieldsV1"]);
     } catch (error: unknown) {
       const reason = errorMessage(error);
       throw new Error(
@@ -109,7 +133,9 @@ export function encodeManagedFields(managers: Managers): ManagedFieldsEntry[] {
     if (entry.time !== undefined) encoded.time = entry.time;
     encoded.fieldsType = "FieldsV1";
     const original = entry.original;
-    encoded.fieldsV1 = original?.set.equals(entry.set) ? original.fieldsV1 : entry.set.toFieldsV1();
+    const fieldsV1 = original?.set.equals(entry.set) ? original.fieldsV1 : entry.set.toFieldsV1();
+    decodedSets.set(fieldsV1, entry.set);
+    encoded.fieldsV1 = fieldsV1;
     if (entry.subresource !== "") encoded.subresource = entry.subresource;
     out.push(encoded);
   }

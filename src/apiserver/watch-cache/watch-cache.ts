@@ -139,6 +139,16 @@ export class WatchCache {
     return cache;
   }
 
+  /**
+   * The latest object at `key` the cache holds, which may be behind storage: what updates and
+   * deletes start from (upstream's cacher passes its copy to every GuaranteedUpdate). Nothing
+   * once the cache has stopped following storage.
+   */
+  current(key: string): CachedObject | undefined {
+    if (this.#failure !== undefined) return undefined;
+    return this.#resources.get(segmentOf(key, this.#root))?.get(key);
+  }
+
   /** Resolves once every write up to `revision` has been applied (or the cache has stopped). */
   waitFor(revision: number): Promise<void> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);

@@ -243,14 +243,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
       const stored = jsonCopy(value);
       const done = await write(key, { op: "update", key, text, expected }, ({ revision, prev }) => {
         current = revision;
-        hub.publish(key, () => ({
-          type: "put",
-          key,
-          value: stored,
-          revision,
-          created: false,
-          prevValue: parseObject(prev ?? "{}"),
-        }));
+        hub.publish(key, () => updated(key, stored, revision, prev ?? "{}"));
       });
       return { key, value: stored, revision: done.revision, createRevision: done.createRevision };
     },
@@ -313,13 +306,25 @@ function toEvent(row: LogRow): WatchEvent {
   if (row.created === 1 || row.oldValue === null) {
     return { type: "put", key: row.name, value, revision: row.id, created: row.created === 1 };
   }
+  return updated(row.name, value, row.id, row.oldValue);
+}
+
+/**
+ * The put event of an update. Its `prevValue` is parsed from the previous value's text on first
+ * read: the API server's watch cache never reads it, so most events never pay for it.
+ */
+function updated(key: string, value: JsonObject, revision: number, prevText: string): WatchEvent {
+  let prevValue: JsonObject | undefined;
   return {
     type: "put",
-    key: row.name,
+    key,
     value,
-    revision: row.id,
+    revision,
     created: false,
-    prevValue: parseObject(row.oldValue),
+    get prevValue(): JsonObject {
+      prevValue ??= parseObject(prevText);
+      return prevValue;
+    },
   };
 }
 

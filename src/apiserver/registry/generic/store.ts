@@ -14,7 +14,13 @@ import {
   type SchemaRoot,
 } from "../../../api/index.ts";
 import { type Storage, StorageError } from "../../../storage/index.ts";
-import { type Clock, jsonEqual, type Random, rfc3339 } from "../../../util/index.ts";
+import {
+  type Clock,
+  type JsonObject,
+  jsonEqual,
+  type Random,
+  rfc3339,
+} from "../../../util/index.ts";
 import type { AdmissionAttributes, AdmissionChain, UserInfo } from "../../admission/index.ts";
 import {
   asWritten,
@@ -40,10 +46,29 @@ export interface FieldManagement {
     apiVersion: string;
     schema: SchemaRoot;
   }): ManagedFieldsEntry[];
+  /**
+   * Called after storage accepted `written` and kept `stored` (its own copy): lets the field
+   * manager know that the copy's managedFields are the ones it encoded. @default nothing
+   */
+  written?(written: KubeObject, stored: JsonObject): void;
+}
+
+/**
+ * The API server's watch cache as updates and deletes read it: the latest object it holds at
+ * `key` (with `metadata.resourceVersion` set; never mutated), or `undefined`.
+ */
+export interface CachedState {
+  current(key: string): { readonly object: JsonObject; readonly revision: number } | undefined;
 }
 
 export interface StoreDeps {
   readonly storage: Storage;
+  /**
+   * Where updates and deletes take the object they start from, as upstream's cacher does for
+   * every GuaranteedUpdate: the watch cache's copy, confirmed against storage only when it
+   * turns out stale (a lost race, an error, or a no-op). @default storage only
+   */
+  readonly cache?: CachedState;
   readonly clock: Clock;
   readonly random: Random;
   readonly admission: AdmissionChain;
@@ -173,6 +198,7 @@ export class Store {
     const name = obj.metadata.name ?? "";
     try {
       const stored = await this.#deps.storage.create(this.key(namespace, name), toStored(obj));
+      this.#deps.fields.written?.(obj, stored.value);
       // `obj` is this request's own copy and storage keeps a copy of its own: no third copy.
       return asWritten(obj, stored.revision);
     } catch (error: unknown) {
@@ -195,18 +221,40 @@ export class Store {
     context: WriteContext,
   ): Promise<KubeObject> {
     const key = this.key(namespace, name);
+    // A dry run answers from storage: nothing written would expose a stale read.
+    let cached = context.dryRun ? undefined : this.#deps.cache?.current(key);
     for (let attempt = 0; ; attempt++) {
-      const found = await this.#deps.storage.get(key);
-      if (found === undefined) throw notFound(this.#gr, name);
-      const current = fromStored(found.value, found.revision);
-      const next = await update(clone(current));
-      const rv = next.metadata.resourceVersion;
-      if (rv !== undefined && rv !== "" && rv !== current.metadata.resourceVersion) {
-        throw conflict(this.#gr, name, objectModifiedMessage);
+      // The watch cache's object may be stale: whatever goes wrong with it, and a no-op, is
+      // decided again from storage (upstream's GuaranteedUpdate with a cached existing object).
+      const state = cached === undefined ? await this.#stored(key, name) : cached;
+      const stale = cached !== undefined;
+      cached = undefined;
+      const current = stale
+        ? (state.object as unknown as KubeObject)
+        : fromStored(state.object, state.revision);
+      let next: KubeObject;
+      try {
+        next = await update(clone(current));
+        const rv = next.metadata.resourceVersion;
+        if (rv !== undefined && rv !== "" && rv !== current.metadata.resourceVersion) {
+          throw conflict(this.#gr, name, objectModifiedMessage);
+        }
+        next.metadata.resourceVersion = current.metadata.resourceVersion ?? "";
+        await this.#prepareUpdate(next, current, context);
+      } catch (error: unknown) {
+        if (stale) {
+          attempt--;
+          continue;
+        }
+        throw error;
       }
-      next.metadata.resourceVersion = current.metadata.resourceVersion ?? "";
-      await this.#prepareUpdate(next, current, context);
-      if (unchanged(next, current)) return current;
+      if (unchanged(next, current)) {
+        if (stale) {
+          attempt--;
+          continue;
+        }
+        return current;
+      }
       next.metadata.managedFields = this.#managedFields(context, next, {
         live: current,
         updated: next,
@@ -219,15 +267,17 @@ export class Store {
       context.signal?.throwIfAborted();
       try {
         if (this.#readyToDelete(next)) {
-          const gone = await this.#deps.storage.delete(key, found.revision);
+          const gone = await this.#deps.storage.delete(key, state.revision);
           return fromStored(toStored(next), gone.revision);
         }
-        const stored = await this.#deps.storage.update(key, toStored(next), found.revision);
+        const stored = await this.#deps.storage.update(key, toStored(next), state.revision);
+        this.#deps.fields.written?.(next, stored.value);
         return asWritten(next, stored.revision);
       } catch (error: unknown) {
         if (!(error instanceof StorageError)) throw error;
         if (error.reason === "NotFound") throw notFound(this.#gr, name);
         if (error.reason !== "Conflict" || attempt >= maxConflictRetries) throw error;
+        if (stale) attempt--;
       }
     }
   }
@@ -241,13 +291,26 @@ export class Store {
   ): Promise<DeleteResult> {
     const key = this.key(namespace, name);
     const { strategy } = this.entry;
+    let cached = context.dryRun ? undefined : this.#deps.cache?.current(key);
     for (let attempt = 0; ; attempt++) {
-      const found = await this.#deps.storage.get(key);
-      if (found === undefined) throw notFound(this.#gr, name);
-      const current = fromStored(found.value, found.revision);
-      this.#checkPreconditions(current, options);
-      const attributes = this.#attributes("DELETE", namespace, name, undefined, current, context);
-      await this.#deps.admission.validate(attributes, context.warnings, context.auditAnnotations);
+      // As in `update`: a cached object is confirmed against storage when anything fails.
+      const state = cached === undefined ? await this.#stored(key, name) : cached;
+      const stale = cached !== undefined;
+      cached = undefined;
+      const current = stale
+        ? (state.object as unknown as KubeObject)
+        : fromStored(state.object, state.revision);
+      try {
+        this.#checkPreconditions(current, options);
+        const attributes = this.#attributes("DELETE", namespace, name, undefined, current, context);
+        await this.#deps.admission.validate(attributes, context.warnings, context.auditAnnotations);
+      } catch (error: unknown) {
+        if (stale) {
+          attempt--;
+          continue;
+        }
+        throw error;
+      }
 
       const next = clone(current);
       applyPropagationFinalizers(next, options);
@@ -277,23 +340,36 @@ export class Store {
       } else {
         write = "delete";
       }
+      if (write === "none" && stale) {
+        attempt--;
+        continue;
+      }
       if (context.dryRun || write === "none") {
         return { object: write === "delete" ? current : next, deleted: write === "delete" };
       }
       context.signal?.throwIfAborted();
       try {
         if (write === "delete") {
-          const gone = await this.#deps.storage.delete(key, found.revision);
+          const gone = await this.#deps.storage.delete(key, state.revision);
           return { object: fromStored(gone.value, gone.revision), deleted: true };
         }
-        const stored = await this.#deps.storage.update(key, toStored(next), found.revision);
-        return { object: fromStored(stored.value, stored.revision), deleted: false };
+        const stored = await this.#deps.storage.update(key, toStored(next), state.revision);
+        this.#deps.fields.written?.(next, stored.value);
+        return { object: asWritten(next, stored.revision), deleted: false };
       } catch (error: unknown) {
         if (!(error instanceof StorageError)) throw error;
         if (error.reason === "NotFound") throw notFound(this.#gr, name);
         if (error.reason !== "Conflict" || attempt >= maxConflictRetries) throw error;
+        if (stale) attempt--;
       }
     }
+  }
+
+  /** The object at `key` as storage holds it now, or 404. */
+  async #stored(key: string, name: string): Promise<{ object: JsonObject; revision: number }> {
+    const found = await this.#deps.storage.get(key);
+    if (found === undefined) throw notFound(this.#gr, name);
+    return { object: found.value, revision: found.revision };
   }
 
   /** Applies the generic update rules to `next` given the stored `current`. */
@@ -326,10 +402,17 @@ export class Store {
       const status = next["status"];
       const labels = meta.labels;
       const annotations = meta.annotations;
-      const keep = clone(current);
+      // Everything but the status comes from the stored object (whose status is not needed).
+      const keep: Record<string, unknown> = {};
+      for (const field in current) {
+        keep[field] = field === "status" ? undefined : clone(current[field]);
+      }
       for (const field of Object.keys(next)) if (field !== "metadata") delete next[field];
       Object.assign(next, keep, {
-        metadata: { ...keep.metadata, managedFields: meta.managedFields },
+        metadata: {
+          ...(keep["metadata"] as KubeObject["metadata"]),
+          managedFields: meta.managedFields,
+        },
       });
       if (status === undefined) delete next["status"];
       else next["status"] = status;
