@@ -6,6 +6,8 @@
  * - Evictions are real POSTs of `pods/NAME/eviction` over HTTP on 127.0.0.1: the budget
  *   decision, the budget's status write, the DisruptionTarget condition and the delete. Each
  *   takes one pod from a different group, so the group stays at its minCount and spends nothing.
+ *   They are sent one at a time from a worker thread (bench/load.ts), as `kubectl drain` sends
+ *   them from its own process: the client's work and garbage stay off the server's thread.
  * - A sync is the controller's whole `syncBudget` over its informers (list, group counting,
  *   status computation, and the status write when something changed).
  *
@@ -50,7 +52,8 @@ import {
   startClusterHarness,
 } from "../src/testing/index.ts";
 import { discardLogger, systemClock } from "../src/util/index.ts";
-import { fmt, percentile, table } from "./stats.ts";
+import { type LoadClient, startLoadClient } from "./load-client.ts";
+import { fmt, type PhaseResult, percentile, table } from "./stats.ts";
 
 const groups = 1250;
 const size = 8;
@@ -107,28 +110,28 @@ async function budget(
   await client.updateStatus(podDisruptionBudgetsResource, { ...created, status });
 }
 
-async function timeEvictions(
+/**
+ * Evicts `names` one after another from the load worker (bench/load.ts), as `kubectl drain` does
+ * from its own process, and returns the latency percentiles.
+ */
+function timeEvictions(
+  load: LoadClient,
   url: string,
   namespace: string,
   names: readonly string[],
-): Promise<number[]> {
-  const samples: number[] = [];
-  for (const name of names) {
-    const start = performance.now();
-    const response = await fetch(`${url}/api/v1/namespaces/${namespace}/pods/${name}/eviction`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({
-        apiVersion: "policy/v1",
-        kind: "Eviction",
-        metadata: { name, namespace },
-      }),
-    });
-    await response.arrayBuffer();
-    samples.push(performance.now() - start);
-    if (response.status !== 201) throw new Error(`eviction of ${name}: HTTP ${response.status}`);
-  }
-  return samples;
+): Promise<PhaseResult> {
+  return load.run({
+    op: "requests",
+    url,
+    method: "POST",
+    clients: 1,
+    paths: names.map((name) => `/api/v1/namespaces/${namespace}/pods/${name}/eviction`),
+    bodies: names.map((name) =>
+      JSON.stringify({ apiVersion: "policy/v1", kind: "Eviction", metadata: { name, namespace } }),
+    ),
+    status: 201,
+    budgetMs: 120_000,
+  });
 }
 
 const silentEvents: EventRecorder = { event() {} } as unknown as EventRecorder;
@@ -310,22 +313,25 @@ async function main(): Promise<void> {
   // which a real client in its own process does not do to the API server.
   stop.abort();
   await running;
+  const load = startLoadClient((line) => process.stdout.write(`${line}\n`));
   const groupEvictions = await timeEvictions(
+    load,
     harness.url,
     "train",
     Array.from({ length: rounds }, (_, i) => `p${((i * 37) % groups) * size}`),
   );
   const manyEvictions = await timeEvictions(
+    load,
     harness.url,
     "many",
     Array.from({ length: rounds }, (_, i) => `b${(i * 13) % smallBudgets}-${i % 10}`),
   );
 
-  const row = (name: string, samples: number[]): string[] => [
-    name,
-    fmt(percentile(samples, 50), 3),
-    fmt(percentile(samples, 99), 3),
-  ];
+  await load.close();
+  const row = (name: string, samples: number[] | PhaseResult): string[] =>
+    Array.isArray(samples)
+      ? [name, fmt(percentile(samples, 50), 3), fmt(percentile(samples, 99), 3)]
+      : [name, fmt(samples.p50Ms, 3), fmt(samples.p99Ms, 3)];
   process.stdout.write(
     table(
       ["phase (ms)", "p50", "p99"],

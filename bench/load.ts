@@ -32,6 +32,19 @@ export type LoadTask =
     }
   | { op: "list"; url: string; namespace: string; runs: number; limit: number; budgetMs: number }
   | {
+      /** `method` with `bodies[i]` to `paths[i]`, from `clients` connections, each answered `status`. */
+      op: "requests";
+      url: string;
+      method: string;
+      /** @default application/json */
+      contentType?: string;
+      paths: readonly string[];
+      bodies: readonly string[];
+      clients: number;
+      status: number;
+      budgetMs: number;
+    }
+  | {
       op: "watch";
       url: string;
       namespace: string;
@@ -52,6 +65,7 @@ function send(
   method: string,
   path: string,
   body?: Buffer,
+  contentType = "application/json",
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(
@@ -65,7 +79,7 @@ function send(
           accept: "application/json",
           ...(body === undefined
             ? {}
-            : { "content-type": "application/json", "content-length": String(body.length) }),
+            : { "content-type": contentType, "content-length": String(body.length) }),
         },
       },
       (res) => {
@@ -212,6 +226,29 @@ async function list(task: Extract<LoadTask, { op: "list" }>): Promise<PhaseResul
 const marker = Buffer.from('"resourceVersion":"');
 
 /**
+ * `paths.length` requests from `clients` keep-alive connections (1: one after another, as one
+ * client such as `kubectl drain` sends them), each expected to be answered `status`.
+ */
+async function requests(task: Extract<LoadTask, { op: "requests" }>): Promise<PhaseResult> {
+  const base = new URL(task.url);
+  const agent = new Agent({ keepAlive: true, maxSockets: task.clients });
+  const { latencies, elapsedMs } = await closedLoop(
+    task.paths.length,
+    task.clients,
+    task.budgetMs,
+    async (i) => {
+      const path = task.paths[i] ?? "";
+      const body = Buffer.from(task.bodies[i] ?? "");
+      const answer = await send(base, agent, task.method, path, body, task.contentType);
+      expect(answer, task.status, `${task.method} ${path}`);
+    },
+    task.method.toLowerCase(),
+  );
+  agent.destroy();
+  return summarize(latencies, elapsedMs, cut(latencies.length, task.paths.length));
+}
+
+/**
  * 100 watchers on one namespace's pods, then `events` creates from `clients` writers. Delivery
  * latency is the time from the create's acknowledgement to each watcher's receipt of its event
  * (0 when the event arrives first). Watchers find each event's resourceVersion without parsing
@@ -326,6 +363,8 @@ parentPort?.on("message", (task: LoadTask) => {
         return get(task);
       case "list":
         return list(task);
+      case "requests":
+        return requests(task);
       case "watch":
         return watch(task);
     }

@@ -1,6 +1,6 @@
-import type { IKeyValue } from "etcd3";
 import { type JsonObject, jsonCopy } from "../../util/index.ts";
 import type { StorageKey, Versioned, WatchEvent } from "../storage.ts";
+import type { KeyValue } from "./grpc/messages.ts";
 import type { KeySpace } from "./keys.ts";
 
 /** Values are stored as JSON text, as in the other backends. */
@@ -25,12 +25,12 @@ export function decodeValue(key: StorageKey, value: Buffer): JsonObject {
   return parsed as JsonObject;
 }
 
-/** etcd's revisions arrive as decimal strings (int64). */
-export function revisionOf(text: string | number): number {
-  return Number(text);
+/** etcd's revisions (int64) arrive as numbers: exact, as they stay below 2^53. */
+export function revisionOf(revision: number): number {
+  return revision;
 }
 
-export function toVersioned(keys: KeySpace, kv: IKeyValue): Versioned {
+export function toVersioned(keys: KeySpace, kv: KeyValue): Versioned {
   const key = keys.fromEtcd(kv.key);
   return {
     key,
@@ -43,21 +43,20 @@ export function toVersioned(keys: KeySpace, kv: IKeyValue): Versioned {
 /** A watch event from etcd's event (requested with prev_kv). */
 export function toWatchEvent(
   keys: KeySpace,
-  type: "PUT" | "DELETE" | "Put" | "Delete" | string,
-  kv: IKeyValue,
-  prev: IKeyValue | null | undefined,
+  type: "PUT" | "DELETE",
+  kv: KeyValue,
+  prev: KeyValue | undefined,
 ): WatchEvent {
   const key = keys.fromEtcd(kv.key);
   const revision = revisionOf(kv.mod_revision);
-  if (type.toUpperCase() === "DELETE") {
+  if (type === "DELETE") {
     // etcd's delete event has an empty kv; the last value comes with prev_kv.
-    const prevValue =
-      prev?.value === undefined || prev === null ? {} : decodeValue(key, prev.value);
+    const prevValue = prev === undefined ? {} : decodeValue(key, prev.value);
     return { type: "delete", key, revision, prevValue };
   }
   const value = decodeValue(key, kv.value);
   const created = kv.create_revision === kv.mod_revision;
-  if (created || prev === null || prev === undefined) {
+  if (created || prev === undefined) {
     return { type: "put", key, value, revision, created };
   }
   return { type: "put", key, value, revision, created, prevValue: decodeValue(key, prev.value) };

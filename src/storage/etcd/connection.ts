@@ -1,18 +1,18 @@
 import { X509Certificate } from "node:crypto";
 import { createSecureContext } from "node:tls";
-import {
-  Etcd3,
-  type IDuplexStream,
-  type IOptions,
-  type IWatchRequest,
-  type IWatchResponse,
-  type KVClient,
-} from "etcd3";
 import { StorageError, type StorageKey } from "../storage.ts";
 import { briefMessage, classifyEtcdError, type EtcdFailure, isTlsFailure } from "./errors.ts";
+import { type ChannelTls, GrpcChannel } from "./grpc/channel.ts";
+import {
+  type CallOptions,
+  type KVClient,
+  newKVClient,
+  openWatch,
+  type WatchHandlers,
+  type WatchStream,
+} from "./grpc/kv.ts";
 
-/** gRPC call options (a deadline), as the etcd3 client takes them. */
-export type CallOptions = NonNullable<Parameters<KVClient["range"]>[1]>;
+export type { CallOptions, KVClient, WatchHandlers, WatchStream } from "./grpc/kv.ts";
 
 /**
  * TLS material for `https://` members, as kube-apiserver's `--etcd-cafile`, `--etcd-certfile`
@@ -41,7 +41,7 @@ export interface EtcdConnectionOptions {
 export type RequestKind = "read" | "write";
 
 /**
- * The client side of the etcd cluster: one gRPC client per endpoint, one of them preferred
+ * The client side of the etcd cluster: one gRPC connection per endpoint, one of them preferred
  * (the first at start, like clientv3's pinned endpoint). A request goes to the preferred member;
  * when that member cannot be reached the next one is preferred and the request retried, until
  * `requestTimeoutMs` has passed since it started. Failures that are not about the requested
@@ -56,8 +56,11 @@ export interface EtcdConnection {
     run: (kv: KVClient, options: CallOptions) => Promise<T>,
     timeoutMs?: number,
   ): Promise<T>;
-  /** Opens a watch stream on the preferred member; rejects with the client's error. */
-  openWatchStream(): Promise<IDuplexStream<IWatchRequest, IWatchResponse>>;
+  /**
+   * Opens a watch stream on the preferred member; rejects with the client's error when no
+   * connection to it is up within the request timeout.
+   */
+  openWatchStream(handlers: WatchHandlers): Promise<WatchStream>;
   /** Prefers another member after the current one failed a stream. */
   failover(): void;
   /** Maps a client error to the StorageError the store throws, or returns it unchanged. */
@@ -71,32 +74,9 @@ export interface EtcdConnection {
   close(): void;
 }
 
-type Policy = NonNullable<NonNullable<IOptions["faultHandling"]>["global"]>;
-
-/**
- * A policy that runs the call once: retries and host selection are done here, where a write is
- * known from a read (the client's own retry would repeat a write whose outcome is unknown).
- */
-const passThrough: Policy = {
-  _altReturn: undefined as never,
-  onSuccess: () => ({ dispose: () => undefined }),
-  onFailure: () => ({ dispose: () => undefined }),
-  execute: async (fn, signal) => fn({ signal: signal ?? new AbortController().signal }),
-};
-
-/** gRPC channel settings: reconnect quickly once a member is back; detect dead peers. */
-const grpcOptions = {
-  "grpc.initial_reconnect_backoff_ms": 100,
-  "grpc.min_reconnect_backoff_ms": 100,
-  "grpc.max_reconnect_backoff_ms": 1000,
-  // As kube-apiserver: ping after 30 s without traffic, give up 10 s later.
-  "grpc.keepalive_time_ms": 30_000,
-  "grpc.keepalive_timeout_ms": 10_000,
-  // As kube-apiserver (MaxCallRecvMsgSize = MaxInt32): gRPC's 4 MiB default would fail the
-  // watch cache's first list of any cluster with more than a few thousand objects.
-  "grpc.max_receive_message_length": 2_147_483_647,
-  "grpc.max_send_message_length": 2_147_483_647,
-};
+/** As kube-apiserver: ping after 30 s without traffic, give up 10 s later. */
+const keepaliveTimeMs = 30_000;
+const keepaliveTimeoutMs = 10_000;
 
 const maxRetryDelayMs = 500;
 
@@ -114,10 +94,10 @@ function hasCertificate(pem: string): boolean {
 }
 
 /**
- * The etcd3 client's `credentials` for `options.tls`. A RangeError when an endpoint is not
+ * The channels' TLS material for `options.tls`. A RangeError when an endpoint is not
  * `https://` or only one of the certificate and key is given.
  */
-function grpcCredentials(options: EtcdConnectionOptions): NonNullable<IOptions["credentials"]> {
+function channelTls(options: EtcdConnectionOptions): ChannelTls {
   const tls = options.tls ?? {};
   const plain = options.endpoints.find((url) => !url.startsWith("https://"));
   if (plain !== undefined) {
@@ -136,7 +116,8 @@ function grpcCredentials(options: EtcdConnectionOptions): NonNullable<IOptions["
     );
   }
   try {
-    // What gRPC will build from them: a bad PEM or a key of another certificate fails here.
+    // What the connections will build from them: a bad PEM or a key of another certificate
+    // fails here.
     createSecureContext({
       ...(tls.caPem === undefined ? {} : { ca: tls.caPem }),
       ...(tls.certPem === undefined ? {} : { cert: tls.certPem }),
@@ -147,11 +128,11 @@ function grpcCredentials(options: EtcdConnectionOptions): NonNullable<IOptions["
       cause: error,
     });
   }
+  // Without a CA, Node's trusted roots verify the members.
   return {
-    // gRPC trusts its default roots when given null (the typings want a Buffer).
-    rootCertificate: (tls.caPem === undefined ? null : Buffer.from(tls.caPem)) as Buffer,
-    ...(tls.certPem === undefined ? {} : { certChain: Buffer.from(tls.certPem) }),
-    ...(tls.keyPem === undefined ? {} : { privateKey: Buffer.from(tls.keyPem) }),
+    ...(tls.caPem === undefined ? {} : { ca: tls.caPem }),
+    ...(tls.certPem === undefined ? {} : { cert: tls.certPem }),
+    ...(tls.keyPem === undefined ? {} : { key: tls.keyPem }),
   };
 }
 
@@ -159,16 +140,17 @@ export function newEtcdConnection(options: EtcdConnectionOptions): EtcdConnectio
   if (options.endpoints.length === 0) {
     throw new RangeError("Cannot open etcd storage: no endpoints given");
   }
-  const credentials = options.tls === undefined ? undefined : grpcCredentials(options);
-  const clients = options.endpoints.map(
-    (host) =>
-      new Etcd3({
-        hosts: [host],
-        grpcOptions,
-        faultHandling: { host: () => passThrough, global: passThrough },
-        ...(credentials === undefined ? {} : { credentials }),
+  const tls = options.tls === undefined ? undefined : channelTls(options);
+  const channels = options.endpoints.map(
+    (url) =>
+      new GrpcChannel({
+        url,
+        keepaliveTimeMs,
+        keepaliveTimeoutMs,
+        ...(tls === undefined ? {} : { tls }),
       }),
   );
+  const clients = channels.map((channel) => newKVClient(channel));
   let preferred = 0;
   let closed = false;
   const endpointList = options.endpoints.join(",");
@@ -224,9 +206,9 @@ export function newEtcdConnection(options: EtcdConnectionOptions): EtcdConnectio
       for (;;) {
         if (closed) throw unavailable(key, undefined, "closed");
         const index = preferred;
-        const client = clients[index] as Etcd3;
+        const client = clients[index] as KVClient;
         try {
-          return await run(client.kv, { deadline: new Date(deadline) });
+          return await run(client, { deadline });
         } catch (error: unknown) {
           const failure = classifyEtcdError(error);
           if (failure === "compacted" || failure === "future" || failure === "other") throw error;
@@ -246,16 +228,16 @@ export function newEtcdConnection(options: EtcdConnectionOptions): EtcdConnectio
       }
     },
 
-    openWatchStream: () => {
+    openWatchStream: (handlers) => {
       if (closed) return Promise.reject(unavailable("", undefined, "closed"));
-      const client = clients[preferred] as Etcd3;
-      return client.watchClient.watch();
+      const channel = channels[preferred] as GrpcChannel;
+      return openWatch(channel, Date.now() + options.requestTimeoutMs, handlers);
     },
 
     close: () => {
       if (closed) return;
       closed = true;
-      for (const client of clients) client.close();
+      for (const channel of channels) channel.close();
     },
   };
 }

@@ -1,3 +1,5 @@
+import { GrpcError } from "./grpc/status.ts";
+
 /**
  * What an etcd client error means for the caller:
  * - `compacted` / `future`: the requested revision is compacted / not yet written (etcd's
@@ -32,13 +34,17 @@ const transientMessages = [
   "ECONNRESET",
 ];
 
-/** Classifies an error thrown by the etcd3 client (messages are gRPC `"<code> <NAME>: …"`). */
+/**
+ * Classifies an error thrown by the etcd client (`GrpcError`s, whose messages are gRPC's
+ * `"<code> <NAME>: <grpc-message>"`, etcd's reasons being `etcdserver: …`).
+ */
 export function classifyEtcdError(error: unknown): EtcdFailure {
   if (!(error instanceof Error)) return "other";
   const message = error.message;
   if (message.includes("required revision has been compacted")) return "compacted";
   if (message.includes("required revision is a future revision")) return "future";
-  if (message.includes("already closed") || error.name === "ClientClosedError") return "closed";
+  if (message.includes("already closed")) return "closed";
+  if (error instanceof GrpcError && !error.sent) return "unreachable";
   if (message.includes("No connection established") || message.includes("ECONNREFUSED")) {
     return "unreachable";
   }

@@ -1,4 +1,3 @@
-import type { IKeyValue, IRequestOp, ITxnResponse, KVClient } from "etcd3";
 import {
   type ListResult,
   type Revision,
@@ -12,9 +11,11 @@ import {
   type CallOptions,
   type EtcdConnection,
   type EtcdTlsCredentials,
+  type KVClient,
   newEtcdConnection,
 } from "./connection.ts";
 import { classifyEtcdError } from "./errors.ts";
+import type { KeyValue, RequestOp, TxnResponse } from "./grpc/messages.ts";
 import { type KeySpace, newKeySpace } from "./keys.ts";
 import { watchEtcd } from "./watch.ts";
 
@@ -91,17 +92,17 @@ function newEtcdStorage(
   watchBufferLimit: number,
 ): EtcdStorage {
   const closing = new AbortController();
-  const revisionPut: IRequestOp = {
+  const revisionPut: RequestOp = {
     request_put: { key: keys.revisionKey, value: Buffer.alloc(0) },
   };
 
   const txn = (
     key: StorageKey,
-    request: (kv: KVClient, call: CallOptions) => Promise<ITxnResponse>,
-  ): Promise<ITxnResponse> => connection.call(key, "write", request);
+    request: (kv: KVClient, call: CallOptions) => Promise<TxnResponse>,
+  ): Promise<TxnResponse> => connection.call(key, "write", request);
 
   /** The live value the failure branch of a write read: NotFound, or Conflict at its revision. */
-  const writeFailure = (key: StorageKey, response: ITxnResponse): StorageError => {
+  const writeFailure = (key: StorageKey, response: TxnResponse): StorageError => {
     const current = response.responses[0]?.response_range?.kvs[0];
     return current === undefined
       ? new StorageError("NotFound", key)
@@ -133,13 +134,13 @@ function newEtcdStorage(
       const range = keys.range(prefix, options.startKey);
       const limit = options.limit ?? 0;
       const at = options.revision !== undefined && options.revision > 0 ? options.revision : 0;
-      const ops: IRequestOp[] = [{ request_range: { key: keys.revisionKey, keys_only: true } }];
+      const ops: RequestOp[] = [{ request_range: { key: keys.revisionKey, keys_only: true } }];
       if (range !== undefined) {
         ops.push({
           request_range: { key: range.key, range_end: range.rangeEnd, limit, revision: at },
         });
       }
-      let response: ITxnResponse;
+      let response: TxnResponse;
       try {
         response = await connection.call(prefix, "read", (kv, call) =>
           kv.txn({ success: ops }, call),
@@ -154,7 +155,7 @@ function newEtcdStorage(
       const current = marker === undefined ? 0 : revisionOf(marker.mod_revision);
       if (at > current) throw futureRevision(prefix, at, current);
       const found = response.responses[1]?.response_range;
-      const kvs: IKeyValue[] = found?.kvs ?? [];
+      const kvs: KeyValue[] = found?.kvs ?? [];
       const more = found?.more === true;
       return {
         items: kvs.map((kv) => toVersioned(keys, kv)),
@@ -216,7 +217,7 @@ function newEtcdStorage(
         key,
         value: stored,
         revision: revisionOf(response.header.revision),
-        createRevision: prev === undefined || prev === null ? 0 : revisionOf(prev.create_revision),
+        createRevision: prev === undefined ? 0 : revisionOf(prev.create_revision),
       };
     },
 

@@ -1,8 +1,8 @@
-import type { IDuplexStream, IWatchRequest, IWatchResponse } from "etcd3";
 import { type Revision, StorageError, type StorageKey, type WatchEvent } from "../storage.ts";
 import { revisionOf, toWatchEvent } from "./codec.ts";
-import type { EtcdConnection } from "./connection.ts";
+import type { EtcdConnection, WatchStream } from "./connection.ts";
 import { classifyEtcdError } from "./errors.ts";
+import type { WatchResponse } from "./grpc/messages.ts";
 import type { KeySpace } from "./keys.ts";
 
 export interface EtcdWatchDeps {
@@ -13,12 +13,6 @@ export interface EtcdWatchDeps {
   /** Aborted when the store closes: every watch then ends quietly. */
   readonly closing: AbortSignal;
 }
-
-type WatchStream = IDuplexStream<IWatchRequest, IWatchResponse> & {
-  pause?: () => void;
-  resume?: () => void;
-  readonly writable?: boolean;
-};
 
 const minReconnectDelayMs = 100;
 const maxReconnectDelayMs = 2000;
@@ -73,13 +67,7 @@ async function* run(
   };
 
   const release = (s: WatchStream): void => {
-    // Half-close first: the client then no longer reports the cancellation as a member failure.
-    try {
-      s.end();
-      s.cancel();
-    } catch (error: unknown) {
-      if (!(error instanceof Error)) throw error;
-    }
+    s.close();
   };
 
   const stop = (): void => {
@@ -103,7 +91,7 @@ async function* run(
     reconnectTimer = setTimeout(() => void connect(), wait);
   };
 
-  const onResponse = (s: WatchStream, res: IWatchResponse): void => {
+  const onResponse = (s: WatchStream, res: WatchResponse): void => {
     if (s !== stream) return;
     if (res.canceled) {
       const compacted = revisionOf(res.compact_revision);
@@ -131,7 +119,7 @@ async function* run(
       }
       last = revision;
     }
-    if (!paused && queue.length - head >= deps.bufferLimit && s.pause !== undefined) {
+    if (!paused && queue.length - head >= deps.bufferLimit) {
       paused = true;
       s.pause();
     }
@@ -158,8 +146,19 @@ async function* run(
   const connect = async (): Promise<void> => {
     if (stopped) return;
     let s: WatchStream;
+    // Responses or the end may come before `stream` is set below: they wait for it.
+    let opened: WatchStream | undefined;
+    const early: (() => void)[] = [];
+    const whenOpen = (act: (o: WatchStream) => void): void => {
+      if (opened !== undefined) act(opened);
+      else early.push(() => act(opened as WatchStream));
+    };
     try {
-      s = await connection.openWatchStream();
+      s = await connection.openWatchStream({
+        onResponse: (res) => whenOpen((o) => onResponse(o, res)),
+        onEnd: (error) =>
+          whenOpen((o) => onBroken(o, error ?? new Error("14 UNAVAILABLE: watch stream ended"))),
+      });
     } catch (error: unknown) {
       if (classifyEtcdError(error) === "closed" || connection.closed) {
         stop();
@@ -173,10 +172,9 @@ async function* run(
       return;
     }
     stream = s;
-    s.on("data", (res) => onResponse(s, res));
-    s.on("error", (error) => onBroken(s, error));
-    s.on("end", () => onBroken(s, new Error("14 UNAVAILABLE: watch stream ended")));
-    s.write({
+    opened = s;
+    for (const act of early) act();
+    s.send({
       create_request: {
         key: range.key,
         range_end: range.rangeEnd,
@@ -203,7 +201,7 @@ async function* run(
         }
         if (paused && queue.length - head < deps.bufferLimit / 2) {
           paused = false;
-          stream?.resume?.();
+          stream?.resume();
         }
         yield event;
         continue;
