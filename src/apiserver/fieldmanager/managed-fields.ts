@@ -129,8 +129,11 @@ function updateWith(engine: Engine, input: UpdateManagedFieldsInput): ManagedFie
   } else if (isResetManagedFields(requested)) {
     managers = new Map();
   } else {
-    managers = decodeOrEmpty(requested);
-    if (managers.size === 0) managers = decodeOrEmpty(metadataOf(input.live)?.["managedFields"]);
+    const live = metadataOf(input.live)?.["managedFields"];
+    // A client that sends back the entries it read (a PUT of a fetched object) sends the live
+    // ones: decoding those is a lookup once the field manager has seen them.
+    managers = decodeOrEmpty(live !== undefined && jsonEqual(requested, live) ? live : requested);
+    if (managers.size === 0) managers = decodeOrEmpty(live);
   }
   // An existing object whose tracking was reset (or never started) is not tracked by updates.
   if (managers.size === 0 && input.live !== undefined) return [];
