@@ -80,3 +80,13 @@ for (const c of cases) {
     assert.deepEqual(parseGoTime(c.value, c.precision), c.want);
   });
 }
+
+test("parseGoTime: a value parsed again gets the same answer, per precision", () => {
+  for (const c of cases) {
+    assert.deepEqual(parseGoTime(c.value, c.precision), c.want, `${c.name}, asked again`);
+  }
+  const value = "2026-01-02T03:04:05.123456789+01:00";
+  assert.deepEqual(parseGoTime(value, 0), { text: "2026-01-02T02:04:05Z" });
+  assert.deepEqual(parseGoTime(value, 6), { text: "2026-01-02T02:04:05.123456Z" });
+  assert.deepEqual(parseGoTime(value, 0), { text: "2026-01-02T02:04:05Z" });
+});

@@ -31,7 +31,26 @@ function parseError(value: string, rest: string, element: string): string {
  * Parses an RFC 3339 timestamp as Go does. Returns the canonical text (`precision` 0 for Time,
  * 6 for MicroTime), or `{ error }` with Go's message.
  */
-export function parseGoTime(value: string, precision: 0 | 6): { text: string } | { error: string } {
+export function parseGoTime(value: string, precision: 0 | 6): GoTimeResult {
+  // Objects carry the same few timestamps over and over (a second's creations, managedFields
+  // times, conditions), so recent answers are kept.
+  const memo = precision === 0 ? recentTimes : recentMicroTimes;
+  let result = memo.get(value);
+  if (result === undefined) {
+    result = Object.freeze(parse(value, precision));
+    if (memo.size >= memoSize) memo.clear();
+    memo.set(value, result);
+  }
+  return result;
+}
+
+type GoTimeResult = Readonly<{ text: string } | { error: string }>;
+
+const memoSize = 4096;
+const recentTimes = new Map<string, GoTimeResult>();
+const recentMicroTimes = new Map<string, GoTimeResult>();
+
+function parse(value: string, precision: 0 | 6): { text: string } | { error: string } {
   let rest = value;
   const numbers: number[] = [];
   for (const element of elements) {
