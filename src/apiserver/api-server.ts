@@ -43,6 +43,7 @@ import { decodeProtobufObject } from "./protobuf/index.ts";
 import { builtInStrategies } from "./registry/builtin-strategies.ts";
 import {
   type EvictionMetrics,
+  evictionBudgetIndexes,
   evictionPodIndexes,
   newEvictionMetrics,
 } from "./registry/eviction/index.ts";
@@ -166,6 +167,7 @@ export class ApiServer {
       historySize: options.watchHistorySize ?? 10_000,
       indexes: {
         pods: evictionPodIndexes,
+        "poddisruptionbudgets.policy": evictionBudgetIndexes,
         [clusterRoleBindingsSegment]: { [subjectIndexName]: subjectIndex },
         [roleBindingsSegment]: { [subjectIndexName]: subjectIndex },
       },

@@ -42,9 +42,34 @@ export const evictionPodIndexes: Readonly<Record<string, CacheIndexFunc>> = Obje
     workloadRefOf(object) === undefined ? [] : [object.namespace],
 });
 
+/**
+ * Index of the budget cache: `namespace␀key=value` for a budget whose selector requires that
+ * label (its first matchLabels entry), `namespace␀` for every other budget. A budget that selects
+ * a pod is in the pod's namespace bucket or in the bucket of one of the pod's labels, so an
+ * eviction reads those few budgets instead of every budget of the namespace.
+ */
+export const budgetsByLabelIndex = "eviction.selectorLabel";
+
+/** The budget cache's indexes the eviction decision reads (`poddisruptionbudgets.policy`). */
+export const evictionBudgetIndexes: Readonly<Record<string, CacheIndexFunc>> = Object.freeze({
+  [budgetsByLabelIndex]: (object: CachedObject): readonly string[] => {
+    const spec = object.object["spec"] as { selector?: { matchLabels?: unknown } } | undefined;
+    const matchLabels = spec?.selector?.matchLabels;
+    if (typeof matchLabels === "object" && matchLabels !== null) {
+      for (const [key, value] of Object.entries(matchLabels)) {
+        if (typeof value === "string") return [`${object.namespace}\u0000${key}=${value}`];
+      }
+    }
+    return [`${object.namespace}\u0000`];
+  },
+});
+
 export interface EvictionDepsInput {
   readonly registry: ResourceRegistry;
-  /** The API server's watch cache, made with `evictionPodIndexes` on `pods`. */
+  /**
+   * The API server's watch cache, made with `evictionPodIndexes` on `pods` and
+   * `evictionBudgetIndexes` on `poddisruptionbudgets.policy`.
+   */
   readonly cache: WatchCache;
   /** The storage root, ending in `/`. */
   readonly root: string;
@@ -86,9 +111,16 @@ export function newEvictionDeps(input: EvictionDepsInput): EvictionDeps {
     budgets,
     clock: input.clock,
     metrics: input.metrics ?? noEvictionMetrics,
-    async listBudgets(namespace) {
+    async listBudgets(namespace, pod) {
       await cache.waitUntilFresh();
-      return listFrom<PodDisruptionBudget>(budgets, namespace);
+      const budgetCache = cache.resource(segmentOf(budgets.entry.definition));
+      const found = budgetCache.byIndex(budgetsByLabelIndex, `${namespace}\u0000`);
+      for (const [key, value] of Object.entries(pod.metadata.labels ?? {})) {
+        found.push(
+          ...budgetCache.byIndex(budgetsByLabelIndex, `${namespace}\u0000${key}=${value}`),
+        );
+      }
+      return found.map((c) => c.object as unknown as PodDisruptionBudget);
     },
     async groupSnapshot(namespace): Promise<GroupSnapshot> {
       await cache.waitUntilFresh();

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import {
   ApiError,
+  type LabelSelector,
   type Pod,
   type PodDisruptionBudget,
   type PodDisruptionBudgetStatus,
@@ -244,6 +245,58 @@ test("EvictionREST.create: a pod matched by two budgets answers 500 with no reas
     code: 500,
   });
 });
+
+const selectorShapes = [
+  { name: "matchLabels on the pod's label", selector: { matchLabels: { app: "web" } } },
+  {
+    name: "matchLabels naming another of the pod's labels first",
+    selector: { matchLabels: { tier: "front", app: "web" } },
+  },
+  {
+    name: "matchExpressions only",
+    selector: { matchExpressions: [{ key: "app", operator: "In", values: ["web", "db"] }] },
+  },
+  {
+    name: "matchLabels and matchExpressions",
+    selector: {
+      matchLabels: { tier: "front" },
+      matchExpressions: [{ key: "app", operator: "Exists" }],
+    },
+  },
+  { name: "an empty selector (every pod)", selector: {} },
+] satisfies { name: string; selector: LabelSelector }[];
+
+for (const c of selectorShapes) {
+  test(`EvictionREST.create: a budget with ${c.name} governs the pod among others that do not`, async () => {
+    const ns = await namespace();
+    const pod = makePod("p").namespace(ns).label("app", "web").label("tier", "front");
+    const created = pod.nodeName("n1").obj();
+    delete created.metadata.uid;
+    await client.create<Pod>(podsResource, created);
+    await client.patch<Pod>(
+      podsResource,
+      ns,
+      "p",
+      "merge",
+      { status: { phase: "Running", conditions: [{ type: "Ready", status: "True" }] } },
+      { subresource: "status" },
+    );
+    // Budgets that select other pods only, in the buckets an index could confuse.
+    await createPdb(ns, makePdb("other-app").matchLabels({ app: "db" }), {});
+    await createPdb(ns, makePdb("other-tier").matchLabels({ tier: "back", app: "web" }), {});
+    await createPdb(
+      ns,
+      makePdb("other-expr").selector({
+        matchExpressions: [{ key: "app", operator: "NotIn", values: ["web"] }],
+      }),
+      {},
+    );
+    await createPdb(ns, makePdb("governs").selector(c.selector), { disruptionsAllowed: 0 });
+    const status = (await evict(ns, "p")) as { code: number; details?: unknown };
+    assert.equal(status.code, 429, "the budget that selects the pod refuses the eviction");
+    assert.equal(await exists(ns, "p"), true);
+  });
+}
 
 const bypassCases = [
   { name: "a Pending pod bypasses an exhausted budget", state: "pending" },

@@ -43,8 +43,11 @@ const retrySteps = 20;
 export interface EvictionDeps {
   readonly pods: Store;
   readonly budgets: Store;
-  /** The namespace's budgets, read fresh (upstream LISTs through a loopback client). */
-  listBudgets(namespace: string): Promise<PodDisruptionBudget[]>;
+  /**
+   * The namespace's budgets that may select `pod` (at least every one that does), read fresh
+   * (upstream LISTs the namespace's budgets through a loopback client).
+   */
+  listBudgets(namespace: string, pod: Pod): Promise<PodDisruptionBudget[]>;
   /** The namespace's pods, Workloads and PodGroups for group-scoped budgets. */
   groupSnapshot(namespace: string): Promise<GroupSnapshot>;
   readonly clock: Clock;
@@ -235,7 +238,9 @@ async function decideAndEvict(
   }
 
   // Phase B: the budget.
-  const budgets = (await deps.listBudgets(namespace)).filter((b) => selects(b.spec.selector, pod));
+  const budgets = (await deps.listBudgets(namespace, pod)).filter((b) =>
+    selects(b.spec.selector, pod),
+  );
   if (budgets.length > 1) return multipleBudgets;
   const only = budgets[0];
   if (only === undefined) {

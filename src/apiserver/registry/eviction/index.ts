@@ -1,7 +1,9 @@
 // The eviction subresource's decision: budgets, groups, the DisruptionTarget condition, delete.
 
 export {
+  budgetsByLabelIndex,
   type EvictionDepsInput,
+  evictionBudgetIndexes,
   evictionPodIndexes,
   groupedPodsIndex,
   newEvictionDeps,
