@@ -132,6 +132,19 @@ async function register(
   if (patch !== undefined) {
     await ctx.client.patch(nodesResource, undefined, name, "merge", patch, { fieldManager });
   }
+  if (existing.status?.daemonEndpoints?.kubeletEndpoint?.Port !== ctx.kubeletPort) {
+    // A restarted kubelet serves on a new port: it is announced before the node counts as
+    // registered, so the API server's node proxy reaches it as soon as gantry is ready (the
+    // first status update would otherwise come a heartbeat later).
+    await ctx.client.patch(
+      nodesResource,
+      undefined,
+      name,
+      "merge",
+      { status: { daemonEndpoints: { kubeletEndpoint: { Port: ctx.kubeletPort } } } },
+      { subresource: "status", fieldManager },
+    );
+  }
   agent.nodeUid = existing.metadata.uid;
   agent.registered = true;
 }
