@@ -15,9 +15,13 @@
  *
  * Options: --nodes 5000 --pods 10000 --running-pods 50000 (0 skips phase 2) --clients 16
  * --storage memory|sqlite (memory) --controllers true|false (true) --budget SECONDS (2400)
- * --kubelets true|thread|false (true: in the control plane's thread; thread: in a worker thread
- * of their own, as a separate `gantry kubelet` process would run; false: bare nodes)
- * --profile FILE --profile-phase throughput|memory (a .cpuprofile of the control-plane thread).
+ * --kubelets true|thread|false (true: emulated kubelets; thread: the same as
+ * `--component-threads kubelets`; false: bare nodes)
+ * --component-threads false|true|per-component|kubelets (false: every component in the API
+ * server's thread; true: as `gantry up --component-threads`, the kubelets in a worker thread
+ * and the scheduler and controllers in another; per-component: one thread each; kubelets: only
+ * the kubelets in a thread of their own)
+ * --profile FILE --profile-phase throughput|memory (a .cpuprofile of the API server's thread).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
@@ -27,9 +31,10 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { Worker } from "node:worker_threads";
 import { startAllInOne } from "../src/cmd/all-in-one.ts";
+import { defaultThreadLayout, type ThreadLayout } from "../src/cmd/component-thread.ts";
+import type { ComponentThreads } from "../src/cmd/components.ts";
 import { defaultClusterConfig } from "../src/kubelet/index.ts";
 import { discardLogger, newJsonLogger } from "../src/util/index.ts";
-import type { KubeletThreadReply, KubeletThreadRequest } from "./kubelet-thread.ts";
 import { measureCycle } from "./scheduler-cycle.ts";
 import type { SchedulingResult, SchedulingTask } from "./scheduler-load.ts";
 import { fmt, percentile, table } from "./stats.ts";
@@ -44,6 +49,7 @@ const { values } = parseArgs({
     storage: { type: "string", default: "memory" },
     controllers: { type: "string", default: "true" },
     kubelets: { type: "string", default: "true" },
+    "component-threads": { type: "string", default: "false" },
     budget: { type: "string", default: "2400" },
     v: { type: "string", default: "-1" },
     profile: { type: "string" },
@@ -79,12 +85,31 @@ function kubeletMode(text: string): "in-process" | "thread" | "none" {
   throw new RangeError(`Cannot use --kubelets=${text}: choose true, thread or false`);
 }
 /**
- * `true`: the kubelets run in the control plane's thread, as `gantry up` runs them; `thread`:
- * in a worker thread of their own, as `gantry kubelet` would in a process of its own; `false`:
- * nodes are bare API objects, as in scheduler_perf (no memory phase then).
+ * `true`: emulated kubelets run the nodes; `thread`: the same, in a worker thread of their own;
+ * `false`: nodes are bare API objects, as in scheduler_perf (no memory phase then).
  */
 const kubeletsAt = kubeletMode(values.kubelets);
 const kubelets = kubeletsAt !== "none";
+/** Where the components run: `gantry up --component-threads`' layouts, or all in this thread. */
+function threadLayout(text: string): ThreadLayout | undefined {
+  switch (text) {
+    case "false":
+      return kubeletsAt === "thread" ? [["kubelets"]] : undefined;
+    case "true":
+      return defaultThreadLayout;
+    case "per-component":
+      return [["kubelets"], ["scheduler"], ["controllers", "queueing"]];
+    case "kubelets":
+      return [["kubelets"]];
+    default:
+      throw new RangeError(
+        `Cannot use --component-threads=${text}: choose false, true, per-component or kubelets`,
+      );
+  }
+}
+const layout = threadLayout(values["component-threads"]);
+const threadsName =
+  layout === undefined ? "none" : layout.map((names) => names.join("+")).join(" | ");
 const verbosity = Number(values.v);
 function phaseName(text: string): "throughput" | "memory" {
   if (text !== "throughput" && text !== "memory") {
@@ -107,21 +132,8 @@ const left = (): number => budgetMs - (performance.now() - started);
 const worker = new Worker(new URL("./scheduler-worker.js", import.meta.url));
 worker.unref();
 
-/** The kubelets' worker thread (`--kubelets thread`), asked one thing at a time. */
-let kubeletWorker: Worker | undefined;
-function askKubelets(request: KubeletThreadRequest): Promise<KubeletThreadReply> {
-  const target = kubeletWorker;
-  if (target === undefined) return Promise.reject(new Error("No kubelet thread"));
-  return new Promise((resolve, reject) => {
-    target.once("message", (reply: KubeletThreadReply) => {
-      target.off("error", reject);
-      if ("error" in reply) reject(new Error(reply.error));
-      else resolve(reply);
-    });
-    target.once("error", reject);
-    target.postMessage(request);
-  });
-}
+/** The component threads (`--component-threads`), once the control plane runs. */
+let componentThreads: ComponentThreads | undefined;
 
 function runLoad(task: SchedulingTask): Promise<SchedulingResult> {
   return new Promise((resolve, reject) => {
@@ -147,28 +159,54 @@ function runLoad(task: SchedulingTask): Promise<SchedulingResult> {
 
 interface Memory {
   readonly rss: number;
+  /** Every thread's but the load's. */
   readonly heapUsed: number;
   readonly external: number;
+  /** The heap of this (the API server's) thread and of each component thread. */
+  readonly perThread: readonly { readonly thread: string; readonly heapUsed: number }[];
 }
 
 /**
- * Memory after a full collection (run node with --expose-gc; otherwise as it is). The heap of
- * the kubelets' thread, when they have one, is counted in; the load's thread is not.
+ * Memory after a full collection (run node with --expose-gc; otherwise as it is). The heaps of
+ * the component threads, when there are some, are counted in; the load's thread is not.
  */
 async function memory(): Promise<Memory> {
   const gc = (globalThis as { gc?: () => void }).gc;
+  const threads = (await componentThreads?.memory(true)) ?? [];
   if (gc !== undefined) {
     gc();
     await new Promise((resolve) => setImmediate(resolve));
     gc();
   }
-  let kubeletHeap = 0;
-  if (kubeletWorker !== undefined) {
-    const reply = await askKubelets({ memory: true });
-    if ("heapUsed" in reply) kubeletHeap = reply.heapUsed;
-  }
   const usage = process.memoryUsage();
-  return { rss: usage.rss, heapUsed: usage.heapUsed + kubeletHeap, external: usage.external };
+  const perThread = [
+    { thread: componentThreads === undefined ? "main" : "API server", heapUsed: usage.heapUsed },
+    ...threads.map((t) => ({ thread: t.thread, heapUsed: t.heapUsed })),
+  ];
+  return {
+    rss: usage.rss,
+    heapUsed: perThread.reduce((sum, t) => sum + t.heapUsed, 0),
+    external: usage.external,
+    perThread,
+  };
+}
+
+const heapsOf = (m: Memory): string =>
+  m.perThread.map((t) => `${t.thread} ${mib(t.heapUsed)}`).join(", ");
+
+/** Each component thread's event-loop utilization between two readings. */
+type ThreadElu = ReturnType<ComponentThreads["utilization"]>;
+function threadsBusy(before: ThreadElu, after: ThreadElu): string {
+  return after
+    .map((t, i) => {
+      const start = before[i];
+      const elu =
+        start === undefined
+          ? t.elu.utilization
+          : performance.eventLoopUtilization(t.elu, start.elu).utilization;
+      return `${t.thread} ${fmt(elu * 100)}%`;
+    })
+    .join(", ");
 }
 
 /** Profiles this thread (the control plane) while `work` runs; writes a .cpuprofile. */
@@ -239,6 +277,8 @@ interface Idle {
   /** Process CPU (all threads) as a share of one core. */
   readonly cpu: number;
   readonly elu: number;
+  /** Each component thread's event-loop utilization. */
+  readonly threads: string;
   readonly leaseWrites: number;
   readonly nodeStatusWrites: number;
 }
@@ -248,6 +288,7 @@ async function idleCost(url: string, seconds: number): Promise<Idle> {
   const before = await requestCounts(url);
   const cpuBefore = process.cpuUsage();
   const eluBefore = performance.eventLoopUtilization();
+  const threadsBefore = componentThreads?.utilization() ?? [];
   const t0 = performance.now();
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   const after = await requestCounts(url);
@@ -256,6 +297,7 @@ async function idleCost(url: string, seconds: number): Promise<Idle> {
   return {
     cpu: (cpu.user + cpu.system) / 1e6 / elapsed,
     elu: performance.eventLoopUtilization(eluBefore).utilization,
+    threads: threadsBusy(threadsBefore, componentThreads?.utilization() ?? []),
     leaseWrites: ratePerSecond(before, after, ["PUT leases", "POST leases"], elapsed),
     nodeStatusWrites: ratePerSecond(
       before,
@@ -380,7 +422,7 @@ async function main(): Promise<void> {
     `gantry bench:scheduler on ${cpu.length} × ${cpu[0]?.model ?? "unknown CPU"}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString()}`,
   );
   log(
-    `${fmt(nodes)} nodes, ${fmt(pods)} pods, ${fmt(runningPods)} running pods, ${clients} clients, ${storage} storage, kubelets ${kubeletsAt}, controllers ${controllers ? "on" : "off"}`,
+    `${fmt(nodes)} nodes, ${fmt(pods)} pods, ${fmt(runningPods)} running pods, ${clients} clients, ${storage} storage, kubelets ${kubelets ? "emulated" : "none (bare nodes)"}, controllers ${controllers ? "on" : "off"}, component threads ${threadsName}`,
   );
   log(`scheduling cycle alone (no API): ${fmt(pods)} pods on ${fmt(nodes)} nodes`);
   const cycle = measureCycle(nodes, pods);
@@ -401,17 +443,16 @@ async function main(): Promise<void> {
     logger,
     progress: log,
     components: {
-      ...(kubeletsAt === "in-process" ? { cluster: defaultClusterConfig(nodes) } : {}),
+      ...(kubelets ? { cluster: defaultClusterConfig(nodes) } : {}),
       scheduler: true,
       controllers,
+      ...(layout === undefined ? {} : { threads: layout }),
+      verbosity,
     },
   });
+  componentThreads = plane.components.threads;
   try {
     if (!kubelets) await createBareNodes(plane.url, nodes);
-    if (kubeletsAt === "thread") {
-      kubeletWorker = new Worker(new URL("./kubelet-worker.js", import.meta.url));
-      await askKubelets({ start: { url: plane.url, nodes } });
-    }
     log(
       `${fmt(nodes)} ${kubelets ? "nodes registered" : "bare nodes created"} in ${((performance.now() - registering) / 1000).toFixed(1)} s`,
     );
@@ -424,7 +465,7 @@ async function main(): Promise<void> {
     const idle = kubelets ? await idleCost(plane.url, 10) : undefined;
     if (idle !== undefined) {
       log(
-        `idle with ${fmt(nodes)} nodes: CPU ${fmt(idle.cpu * 100)}% of a core, event loop ${fmt(idle.elu * 100)}% busy; Lease writes ${fmt(idle.leaseWrites)}/s, node status writes ${fmt(idle.nodeStatusWrites, 1)}/s`,
+        `idle with ${fmt(nodes)} nodes: CPU ${fmt(idle.cpu * 100)}% of a core, event loop ${fmt(idle.elu * 100)}% busy${idle.threads === "" ? "" : ` (component threads: ${idle.threads})`}; Lease writes ${fmt(idle.leaseWrites)}/s, node status writes ${fmt(idle.nodeStatusWrites, 1)}/s`,
       );
     }
     const withNodes = await memory();
@@ -433,6 +474,7 @@ async function main(): Promise<void> {
     const requestsBefore = await requestCounts(plane.url);
     log(`throughput: creating ${fmt(pods)} pods with ${clients} clients`);
     const eluBefore = performance.eventLoopUtilization();
+    const threadsBefore = componentThreads?.utilization() ?? [];
     const cpuBefore = process.cpuUsage();
     const throughputRun = await withHeartbeatLag(plane.fleet, () =>
       profiled(profilePhase === "throughput" ? values.profile : undefined, () =>
@@ -452,6 +494,7 @@ async function main(): Promise<void> {
     );
     const run = throughputRun.result;
     const elu = performance.eventLoopUtilization(eluBefore).utilization;
+    const threadsElu = threadsBusy(threadsBefore, componentThreads?.utilization() ?? []);
     const cpu = process.cpuUsage(cpuBefore);
     const cpuMsPerPod = (cpu.user + cpu.system) / 1000 / Math.max(1, run.bound);
     const requestsAfter = await requestCounts(plane.url);
@@ -468,6 +511,7 @@ async function main(): Promise<void> {
     let memoryRun: SchedulingResult | undefined;
     let memoryRequests = "";
     let memoryLagMs: number | undefined;
+    let memoryBusy = "";
     let health: NodeHealth | undefined;
     if (runningPods > 0 && kubelets) {
       log(`memory: more pods until ${fmt(runningPods)} are Running`);
@@ -487,11 +531,15 @@ async function main(): Promise<void> {
         progressMs: 10_000,
       };
       const before = await requestCounts(plane.url);
+      const memoryEluBefore = performance.eventLoopUtilization();
+      const memoryThreadsBefore = componentThreads?.utilization() ?? [];
       const memoryPhase = await withHeartbeatLag(plane.fleet, () =>
         profiled(profilePhase === "memory" ? values.profile : undefined, () => runLoad(task)),
       );
       memoryRun = memoryPhase.result;
       memoryLagMs = memoryPhase.maxLagMs;
+      const memoryThreads = threadsBusy(memoryThreadsBefore, componentThreads?.utilization() ?? []);
+      memoryBusy = `${componentThreads === undefined ? "control plane" : "API server"} ${fmt(performance.eventLoopUtilization(memoryEluBefore).utilization * 100)}%${memoryThreads === "" ? "" : `, ${memoryThreads}`}`;
       memoryRequests = requestsPerPod(
         before,
         await requestCounts(plane.url),
@@ -515,7 +563,14 @@ async function main(): Promise<void> {
         `${fmt(bound.p50)} / ${fmt(bound.p90)} / ${fmt(bound.p99)}`,
       ],
       ["pods created per second (average)", "", fmt(createRate)],
-      ["control-plane thread busy (event-loop utilization)", "", `${fmt(elu * 100)}%`],
+      [
+        componentThreads === undefined
+          ? "control-plane thread busy (event-loop utilization)"
+          : "API server thread busy (event-loop utilization)",
+        "",
+        `${fmt(elu * 100)}%`,
+      ],
+      ...(threadsElu === "" ? [] : [["component threads busy", "", threadsElu]]),
       ["process CPU per pod, all threads (ms)", "", fmt(cpuMsPerPod, 2)],
       [
         "per-second creates: p50 / p90",
@@ -564,10 +619,11 @@ async function main(): Promise<void> {
         "",
         `${fmt(runningRate.average)} / ${fmt(runningRate.p50)} / ${fmt(runningRate.p90)}`,
       ]);
+      rows.push(["memory phase: threads busy (event-loop utilization)", "", memoryBusy]);
     }
     const lag = (ms: number | undefined): string =>
       ms === undefined ? "n/a" : `${fmt(ms / 1000, 1)} s`;
-    if (kubeletsAt === "in-process") {
+    if (plane.fleet !== undefined) {
       rows.push([
         "longest heartbeat wait for a kubelet worker: throughput / memory phase",
         "",
@@ -598,6 +654,14 @@ async function main(): Promise<void> {
     }
     process.stdout.write(`\n${table(["measure", "target", "result"], rows)}\n\n`);
     process.stdout.write(
+      `heap per thread, ${fmt(nodes)} nodes, no pods (MiB): ${heapsOf(withNodes)}\n`,
+    );
+    if (withPods !== undefined) {
+      process.stdout.write(
+        `heap per thread, ${fmt(memoryRun?.running ?? 0)} Running pods (MiB): ${heapsOf(withPods)}\n`,
+      );
+    }
+    process.stdout.write(
       `API requests per pod during the throughput phase: ${requestsPerPod(requestsBefore, requestsAfter, run.bound)}\n`,
     );
     process.stdout.write(
@@ -615,10 +679,6 @@ async function main(): Promise<void> {
   } finally {
     log("stopping");
     const stopping = performance.now();
-    if (kubeletWorker !== undefined) {
-      await askKubelets({ stop: true });
-      await kubeletWorker.terminate();
-    }
     await plane.close();
     await worker.terminate();
     rmSync(dataDir, { recursive: true, force: true });

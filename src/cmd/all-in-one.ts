@@ -35,7 +35,7 @@ import {
   readCertificateBundle,
   writeCredentialKubeconfigs,
 } from "./client-certificates.ts";
-import { type ComponentsOptions, startComponents } from "./components.ts";
+import { type Components, type ComponentsOptions, startComponents } from "./components.ts";
 import { renderKubeconfig } from "./kubeconfig.ts";
 import { type AuditSettings, openAuditLog, preciseNow } from "./overload-flags.ts";
 import { queueingAdmission } from "./queueing-admission.ts";
@@ -154,6 +154,8 @@ export interface AllInOne extends AsyncDisposable {
   readonly server: ApiServer;
   /** The emulated nodes, when `components.cluster` was given. */
   readonly fleet: NodeFleet | undefined;
+  /** What runs beside the API server: in this thread or in worker threads; a failure. */
+  readonly components: Components;
   close(): Promise<void>;
 }
 
@@ -416,6 +418,7 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
     kubeconfigPath,
     server: apiServer,
     fleet: components.fleet,
+    components,
     close,
     [Symbol.asyncDispose]: close,
   };

@@ -47,7 +47,12 @@ Options for up:
 ${apiServerFlagsUsage}  --config FILE        Cluster config: node pools, their shapes and kubelet settings
                        (see examples/cluster.yaml)
   --nodes N            Run N default emulated nodes (default 3; not with --config)
+  --component-threads  Run the scheduler, controllers, queueing and kubelets in worker
+                       threads, leaving the API server a thread of its own
 `;
+
+/** `--component-threads` unless told otherwise (GANTRY_COMPONENT_THREADS=true|false). */
+const componentThreadsDefault = process.env["GANTRY_COMPONENT_THREADS"] === "true";
 
 function parseUpArgs(argv: string[]) {
   return parsingArgs(() =>
@@ -57,6 +62,7 @@ function parseUpArgs(argv: string[]) {
         ...apiServerFlags,
         config: { type: "string" },
         nodes: { type: "string" },
+        "component-threads": { type: "boolean", default: componentThreadsDefault },
       },
     }),
   );
@@ -78,15 +84,21 @@ async function up(argv: string[]): Promise<void> {
     ...settings,
     logger,
     progress: (line) => process.stdout.write(`${line}\n`),
-    components: { cluster, scheduler: true, controllers: true },
+    components: {
+      cluster,
+      scheduler: true,
+      controllers: true,
+      threads: values["component-threads"],
+      verbosity: Number(values.v),
+    },
   });
   process.stdout.write(`kubeconfig: ${plane.kubeconfigPath}\n`);
   process.stdout.write(`dashboard: ${plane.url}/ui/\n`);
   logger.info("gantry is ready", { url: plane.url, storage, kubeconfig: plane.kubeconfigPath });
-  const shutdown = (signal: string): void => {
+  const shutdown = (signal: string, code = 0): void => {
     logger.info("Shutting down", { signal });
     plane.close().then(
-      () => process.exit(0),
+      () => process.exit(code),
       (error: unknown) => {
         logger.error("Shutdown failed", { error });
         process.exit(1);
@@ -95,6 +107,11 @@ async function up(argv: string[]): Promise<void> {
   };
   process.once("SIGTERM", () => shutdown("SIGTERM"));
   process.once("SIGINT", () => shutdown("SIGINT"));
+  // A component that died leaves a cluster without it: stop, as its own process would exit.
+  void plane.components.failure.then((error) => {
+    logger.error("A component failed; stopping", { error });
+    shutdown("component failure", 1);
+  });
 }
 
 const processIo: CommandIo = {
