@@ -1,28 +1,29 @@
 /**
- * The benchmark side of bench/load.ts: a worker thread with the load clients, so the server on
- * the main thread and the clients each have a core (and a heap) of their own. `run` sends one
- * `LoadTask` at a time and resolves with its figures; progress lines go to `log`.
+ * The benchmark side of a load worker thread (bench/load.ts, bench/scheduler-load.ts): the
+ * clients run there, so the server on the main thread and the clients each have a core (and a
+ * heap) of their own. `run` sends one task at a time and resolves with its result; progress
+ * lines go to `log`.
  */
 import { Worker } from "node:worker_threads";
 import type { LoadTask } from "./load.ts";
 import type { PhaseResult } from "./stats.ts";
 
-export interface LoadClient {
-  run(task: LoadTask): Promise<PhaseResult>;
+export interface LoadClient<Task = LoadTask, Result = PhaseResult> {
+  run(task: Task): Promise<Result>;
   close(): Promise<void>;
 }
 
-export function startLoadClient(log: (line: string) => void): LoadClient {
-  const worker = new Worker(new URL("./load-worker.js", import.meta.url));
+/** Starts the worker at `entry` (by default bench/load-worker.js, the HTTP load clients). */
+export function startLoadClient<Task = LoadTask, Result = PhaseResult>(
+  log: (line: string) => void,
+  entry: URL = new URL("./load-worker.js", import.meta.url),
+): LoadClient<Task, Result> {
+  const worker = new Worker(entry);
   worker.unref();
   return {
     run: (task) =>
       new Promise((resolve, reject) => {
-        const onMessage = (message: {
-          progress?: string;
-          result?: PhaseResult;
-          error?: string;
-        }) => {
+        const onMessage = (message: { progress?: string; result?: Result; error?: string }) => {
           if (message.progress !== undefined) {
             log(`  ${message.progress}`);
             return;

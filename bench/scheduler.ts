@@ -29,12 +29,12 @@ import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { Worker } from "node:worker_threads";
 import { startAllInOne } from "../src/cmd/all-in-one.ts";
 import { defaultThreadLayout, type ThreadLayout } from "../src/cmd/component-thread.ts";
 import type { ComponentThreads } from "../src/cmd/components.ts";
 import { defaultClusterConfig } from "../src/kubelet/index.ts";
 import { discardLogger, newJsonLogger } from "../src/util/index.ts";
+import { startLoadClient } from "./load-client.ts";
 import { measureCycle } from "./scheduler-cycle.ts";
 import type { SchedulingResult, SchedulingTask } from "./scheduler-load.ts";
 import { fmt, percentile, table } from "./stats.ts";
@@ -129,33 +129,14 @@ const log = (line: string): void => {
 };
 const left = (): number => budgetMs - (performance.now() - started);
 
-const worker = new Worker(new URL("./scheduler-worker.js", import.meta.url));
-worker.unref();
+const load = startLoadClient<SchedulingTask, SchedulingResult>(
+  log,
+  new URL("./scheduler-worker.js", import.meta.url),
+);
+const runLoad = (task: SchedulingTask): Promise<SchedulingResult> => load.run(task);
 
 /** The component threads (`--component-threads`), once the control plane runs. */
 let componentThreads: ComponentThreads | undefined;
-
-function runLoad(task: SchedulingTask): Promise<SchedulingResult> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (message: {
-      progress?: string;
-      result?: SchedulingResult;
-      error?: string;
-    }) => {
-      if (message.progress !== undefined) {
-        log(`  ${message.progress}`);
-        return;
-      }
-      worker.off("message", onMessage);
-      worker.off("error", reject);
-      if (message.error !== undefined) reject(new Error(message.error));
-      else if (message.result !== undefined) resolve(message.result);
-    };
-    worker.on("message", onMessage);
-    worker.once("error", reject);
-    worker.postMessage(task);
-  });
-}
 
 interface Memory {
   readonly rss: number;
@@ -680,7 +661,7 @@ async function main(): Promise<void> {
     log("stopping");
     const stopping = performance.now();
     await plane.close();
-    await worker.terminate();
+    await load.close();
     rmSync(dataDir, { recursive: true, force: true });
     log(`stopped in ${((performance.now() - stopping) / 1000).toFixed(1)} s`);
   }

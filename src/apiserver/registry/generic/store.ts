@@ -226,12 +226,8 @@ export class Store {
     for (let attempt = 0; ; attempt++) {
       // The watch cache's object may be stale: whatever goes wrong with it, and a no-op, is
       // decided again from storage (upstream's GuaranteedUpdate with a cached existing object).
-      const state = cached === undefined ? await this.#stored(key, name) : cached;
-      const stale = cached !== undefined;
+      const { state, stale, current } = await this.#startFrom(key, name, cached);
       cached = undefined;
-      const current = stale
-        ? (state.object as unknown as KubeObject)
-        : fromStored(state.object, state.revision);
       let next: KubeObject;
       try {
         next = await update(clone(current));
@@ -294,12 +290,8 @@ export class Store {
     let cached = context.dryRun ? undefined : this.#deps.cache?.current(key);
     for (let attempt = 0; ; attempt++) {
       // As in `update`: a cached object is confirmed against storage when anything fails.
-      const state = cached === undefined ? await this.#stored(key, name) : cached;
-      const stale = cached !== undefined;
+      const { state, stale, current } = await this.#startFrom(key, name, cached);
       cached = undefined;
-      const current = stale
-        ? (state.object as unknown as KubeObject)
-        : fromStored(state.object, state.revision);
       try {
         this.#checkPreconditions(current, options);
         const attributes = this.#attributes("DELETE", namespace, name, undefined, current, context);
@@ -365,11 +357,30 @@ export class Store {
     }
   }
 
-  /** The object at `key` as storage holds it now, or 404. */
-  async #stored(key: string, name: string): Promise<{ object: JsonObject; revision: number }> {
+  /**
+   * What an update or delete starts from: the watch cache's object when given (`stale`: it may
+   * be behind storage; used as is, never changed), else storage's current one (a private copy),
+   * or 404.
+   */
+  async #startFrom(
+    key: string,
+    name: string,
+    cached: { readonly object: JsonObject; readonly revision: number } | undefined,
+  ): Promise<{
+    state: { readonly object: JsonObject; readonly revision: number };
+    stale: boolean;
+    current: KubeObject;
+  }> {
+    if (cached !== undefined) {
+      return { state: cached, stale: true, current: cached.object as unknown as KubeObject };
+    }
     const found = await this.#deps.storage.get(key);
     if (found === undefined) throw notFound(this.#gr, name);
-    return { object: found.value, revision: found.revision };
+    return {
+      state: { object: found.value, revision: found.revision },
+      stale: false,
+      current: fromStored(found.value, found.revision),
+    };
   }
 
   /** Applies the generic update rules to `next` given the stored `current`. */
