@@ -30,7 +30,7 @@ import {
 import { CrdController, crdSegment } from "./crd/crd-controller.ts";
 import { newCrdStrategy } from "./crd/crd-strategy.ts";
 import { newDashboardAssets } from "./dashboard-assets.ts";
-import { carryDecodedSets, type FieldManager, newFieldManager } from "./fieldmanager/index.ts";
+import { type FieldManager, newFieldManager } from "./fieldmanager/index.ts";
 import type { ProtobufDecoder } from "./http/body.ts";
 import { type ApiServerMetrics, newApiServerMetrics } from "./metrics.ts";
 import {
@@ -47,6 +47,7 @@ import {
   evictionPodIndexes,
   newEvictionMetrics,
 } from "./registry/eviction/index.ts";
+import { newFieldManagement } from "./registry/field-management.ts";
 import type { Store } from "./registry/generic/store.ts";
 import { newRbacEscalationCheck } from "./registry/rbac-escalation.ts";
 import { newResourceQuotaAccess } from "./registry/resource-quota-access.ts";
@@ -218,23 +219,7 @@ export class ApiServer {
       clock: options.clock,
       random: options.random,
       admission,
-      fields: {
-        update: (input) =>
-          fieldManager.update({
-            live: input.live as unknown as JsonObject | undefined,
-            updated: input.updated as unknown as JsonObject,
-            manager: input.manager,
-            apiVersion: input.apiVersion,
-            time: input.time,
-            schema: input.schema,
-            ...(input.subresource === "" ? {} : { subresource: input.subresource }),
-          }),
-        written: (written, stored) =>
-          carryDecodedSets(
-            written.metadata.managedFields,
-            (stored["metadata"] as { managedFields?: unknown } | undefined)?.managedFields,
-          ),
-      },
+      fields: newFieldManagement(fieldManager),
       root,
     });
     const metricsRegistry = options.metricsRegistry ?? new Registry();

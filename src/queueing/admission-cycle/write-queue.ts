@@ -6,6 +6,8 @@
  * writes (quota reservations, evictions) go before the rest (pending messages, queue statuses),
  * which never take more than their share of the writers.
  */
+import { Fifo } from "../../util/index.ts";
+
 export type WritePriority = "urgent" | "background";
 
 export interface WriteQueueOptions {
@@ -32,31 +34,6 @@ export interface WriteQueue {
   cancel(key: string): boolean;
   /** Resolves once no write is queued or in flight. */
   flush(): Promise<void>;
-}
-
-/** A FIFO that takes from the front in O(1). */
-class Fifo<T> {
-  #items: (T | undefined)[] = [];
-  #head = 0;
-
-  get size(): number {
-    return this.#items.length - this.#head;
-  }
-
-  push(item: T): void {
-    this.#items.push(item);
-  }
-
-  shift(): T | undefined {
-    if (this.#head >= this.#items.length) return undefined;
-    const item = this.#items[this.#head];
-    this.#items[this.#head++] = undefined;
-    if (this.#head > 1024 && this.#head * 2 > this.#items.length) {
-      this.#items = this.#items.slice(this.#head);
-      this.#head = 0;
-    }
-    return item;
-  }
 }
 
 interface Task {

@@ -8,12 +8,8 @@ import { builtInKinds, type KubeObject } from "../../../api/index.ts";
 import { newMemoryStorage, type Storage } from "../../../storage/index.ts";
 import { type JsonObject, seededRandom, systemClock } from "../../../util/index.ts";
 import { AdmissionChain } from "../../admission/index.ts";
-import {
-  carryDecodedSets,
-  decodeManagedFields,
-  type FieldSet,
-  newFieldManager,
-} from "../../fieldmanager/index.ts";
+import { decodeManagedFields, type FieldSet, newFieldManager } from "../../fieldmanager/index.ts";
+import { newFieldManagement } from "../field-management.ts";
 import { type CachedState, Store, type WriteContext } from "./store.ts";
 
 const configMaps = builtInKinds().find((k) => k.group === "" && k.resource === "configmaps");
@@ -52,22 +48,7 @@ function newStore(storage: Storage, cache: CachedState): Store {
       clock: systemClock,
       random: seededRandom(1),
       admission: new AdmissionChain([]),
-      fields: {
-        update: (input) =>
-          fieldManager.update({
-            live: input.live as unknown as JsonObject | undefined,
-            updated: input.updated as unknown as JsonObject,
-            manager: input.manager,
-            apiVersion: input.apiVersion,
-            time: input.time,
-            schema: input.schema,
-          }),
-        written: (written, stored) =>
-          carryDecodedSets(
-            written.metadata.managedFields,
-            (stored["metadata"] as { managedFields?: unknown }).managedFields,
-          ),
-      },
+      fields: newFieldManagement(fieldManager),
       root: "/registry/",
     },
   );

@@ -223,7 +223,9 @@ export class Store {
     const key = this.key(namespace, name);
     // A dry run answers from storage: nothing written would expose a stale read.
     let cached = context.dryRun ? undefined : this.#deps.cache?.current(key);
-    for (let attempt = 0; ; attempt++) {
+    // Lost races count against the retry limit; a stale cached start does not.
+    let conflicts = 0;
+    for (;;) {
       // The watch cache's object may be stale: whatever goes wrong with it, and a no-op, is
       // decided again from storage (upstream's GuaranteedUpdate with a cached existing object).
       const { state, stale, current } = await this.#startFrom(key, name, cached);
@@ -238,17 +240,11 @@ export class Store {
         next.metadata.resourceVersion = current.metadata.resourceVersion ?? "";
         await this.#prepareUpdate(next, current, context);
       } catch (error: unknown) {
-        if (stale) {
-          attempt--;
-          continue;
-        }
+        if (stale) continue;
         throw error;
       }
       if (unchanged(next, current)) {
-        if (stale) {
-          attempt--;
-          continue;
-        }
+        if (stale) continue;
         return current;
       }
       next.metadata.managedFields = this.#managedFields(context, next, {
@@ -272,8 +268,8 @@ export class Store {
       } catch (error: unknown) {
         if (!(error instanceof StorageError)) throw error;
         if (error.reason === "NotFound") throw notFound(this.#gr, name);
-        if (error.reason !== "Conflict" || attempt >= maxConflictRetries) throw error;
-        if (stale) attempt--;
+        if (error.reason !== "Conflict") throw error;
+        if (!stale && conflicts++ >= maxConflictRetries) throw error;
       }
     }
   }
@@ -288,7 +284,9 @@ export class Store {
     const key = this.key(namespace, name);
     const { strategy } = this.entry;
     let cached = context.dryRun ? undefined : this.#deps.cache?.current(key);
-    for (let attempt = 0; ; attempt++) {
+    // Lost races count against the retry limit; a stale cached start does not.
+    let conflicts = 0;
+    for (;;) {
       // As in `update`: a cached object is confirmed against storage when anything fails.
       const { state, stale, current } = await this.#startFrom(key, name, cached);
       cached = undefined;
@@ -297,10 +295,7 @@ export class Store {
         const attributes = this.#attributes("DELETE", namespace, name, undefined, current, context);
         await this.#deps.admission.validate(attributes, context.warnings, context.auditAnnotations);
       } catch (error: unknown) {
-        if (stale) {
-          attempt--;
-          continue;
-        }
+        if (stale) continue;
         throw error;
       }
 
@@ -333,7 +328,6 @@ export class Store {
         write = "delete";
       }
       if (write === "none" && stale) {
-        attempt--;
         continue;
       }
       if (context.dryRun || write === "none") {
@@ -351,8 +345,8 @@ export class Store {
       } catch (error: unknown) {
         if (!(error instanceof StorageError)) throw error;
         if (error.reason === "NotFound") throw notFound(this.#gr, name);
-        if (error.reason !== "Conflict" || attempt >= maxConflictRetries) throw error;
-        if (stale) attempt--;
+        if (error.reason !== "Conflict") throw error;
+        if (!stale && conflicts++ >= maxConflictRetries) throw error;
       }
     }
   }
