@@ -14,6 +14,7 @@ import {
   type RequestKind,
   type Seat,
 } from "./max-in-flight.ts";
+import type { WriteAbort } from "./registry/generic/store.ts";
 
 /**
  * One request on its way through the listener: what the filters around the handler (deadline,
@@ -33,13 +34,29 @@ export interface Exchange {
   /** The request's deadline (`--request-timeout`); none for long-running requests. */
   deadline: Deadline | undefined;
   /** Aborted when the deadline passes; made for writes only, which must then not reach storage. */
-  abort: AbortController | undefined;
+  abort: DeadlineAbort | undefined;
   /** Set once the 504 went out: whatever the handler does afterwards is dropped. */
   timedOut: boolean;
   /** The in-flight or priority-and-fairness seat, while held. */
   seat: Seat | undefined;
   /** Gives back the user's watch count, for an open watch. */
   closeWatch: (() => void) | undefined;
+}
+
+/**
+ * Abandons a write whose deadline passed: the part of an `AbortController` a write uses
+ * (`throwIfAborted` before storage), without the event target, for one per write request.
+ */
+export class DeadlineAbort implements WriteAbort {
+  #reason: Error | undefined;
+
+  abort(reason: Error): void {
+    this.#reason ??= reason;
+  }
+
+  throwIfAborted(): void {
+    if (this.#reason !== undefined) throw this.#reason;
+  }
 }
 
 /** A new exchange, with nothing held yet. */

@@ -56,6 +56,7 @@ import { OpenApiDocuments } from "./openapi/openapi.ts";
 import { handleReview, reviewResources } from "./registry/reviews.ts";
 import {
   closeExchange,
+  DeadlineAbort,
   type Exchange,
   newExchange,
   timeOut,
@@ -153,7 +154,7 @@ export function newHttpHandler(
       exchange.deadline = deps.deadlines.add(deps.clock.now().getTime() + timeoutMs, () =>
         timeOut(exchange),
       );
-      if (info.verb !== "get" && info.verb !== "list") exchange.abort = new AbortController();
+      if (info.verb !== "get" && info.verb !== "list") exchange.abort = new DeadlineAbort();
     }
     let user: UserInfo;
     try {
@@ -280,7 +281,7 @@ async function serveRequest(
     user,
     warnings,
     audit: exchange.audit,
-    signal: exchange.abort?.signal,
+    signal: exchange.abort,
   };
   if (reviewResources.has(`${info.group}/${info.resource}`)) {
     if (!store.entry.definition.namespaced && info.namespace !== "") throw pathNotFound();

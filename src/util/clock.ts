@@ -29,8 +29,17 @@ export const systemClock: Clock = {
 
 /** RFC 3339 with whole seconds and a `Z`, as Kubernetes writes `metav1.Time`. */
 export function rfc3339(date: Date): string {
-  return `${date.toISOString().slice(0, 19)}Z`;
+  // Writes stamp the current second many times over: format each second once.
+  const second = Math.floor(date.getTime() / 1000);
+  if (second !== lastSecond.second) {
+    lastSecond.text = `${date.toISOString().slice(0, 19)}Z`;
+    lastSecond.second = second;
+  }
+  return lastSecond.text;
 }
+
+/** The last second `rfc3339` formatted. */
+const lastSecond = { second: Number.NaN, text: "" };
 
 /** RFC 3339 with microseconds, as Kubernetes writes `metav1.MicroTime`. */
 export function rfc3339Micro(date: Date): string {

@@ -89,8 +89,25 @@ export function isDns1035Label(value: string): string[] {
   return errs;
 }
 
+/**
+ * Qualified names found valid: every object repeats the same few label and annotation keys, so
+ * they are checked once (bounded; emptied when full). A pure memo of a pure function.
+ */
+const validQualifiedNames = new Set<string>();
+const maxRememberedNames = 4096;
+
 /** A qualified name (label keys, annotation keys, finalizers): `[prefix/]name`. */
 export function isQualifiedName(value: string): string[] {
+  if (validQualifiedNames.has(value)) return [];
+  const errs = qualifiedNameErrors(value);
+  if (errs.length === 0) {
+    if (validQualifiedNames.size >= maxRememberedNames) validQualifiedNames.clear();
+    validQualifiedNames.add(value);
+  }
+  return errs;
+}
+
+function qualifiedNameErrors(value: string): string[] {
   const errs: string[] = [];
   const parts = value.split("/");
   let name: string;

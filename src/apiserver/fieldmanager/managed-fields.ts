@@ -1,6 +1,7 @@
 import { ApiError, badRequest, type ManagedFieldsEntry, type SchemaRoot } from "../../api/index.ts";
 import { errorMessage, isPlainObject, type Json, type JsonObject } from "../../util/index.ts";
 import { ConflictsError, conflictError, conflictsFrom } from "./conflict.ts";
+import { type CreatedFields, CreateMemo, createShapeKey } from "./create-memo.ts";
 import { FieldSet } from "./field-set.ts";
 import {
   allowedConflictsFromLastApplied,
@@ -105,6 +106,8 @@ interface Engine {
   readonly apiVersion: string;
   readonly subresource: string;
   readonly time: string;
+  /** Creates' field sets by object shape; absent where the caller chose the ignored fields. */
+  readonly createMemo: CreateMemo | undefined;
 }
 
 /**
@@ -242,18 +245,21 @@ export interface FieldManager {
  * must not be changed in place once used; a changed kind (a CRD update) brings a new root.
  */
 export function newFieldManager(): FieldManager {
-  const resolvers = new WeakMap<SchemaRoot, TypeResolver>();
-  const resolverOf = (schema: SchemaRoot): TypeResolver => {
-    let resolver = resolvers.get(schema);
-    if (resolver === undefined) {
-      resolver = newTypeResolver(schema);
-      resolvers.set(schema, resolver);
+  const resolved = new WeakMap<SchemaRoot, { resolver: TypeResolver; memo: CreateMemo }>();
+  const resolvedOf = (schema: SchemaRoot): { resolver: TypeResolver; memo: CreateMemo } => {
+    let entry = resolved.get(schema);
+    if (entry === undefined) {
+      entry = { resolver: newTypeResolver(schema), memo: new CreateMemo() };
+      resolved.set(schema, entry);
     }
-    return resolver;
+    return entry;
   };
   return {
-    update: (input) => updateWith(engineOf(input, resolverOf(input.schema)), input),
-    apply: (input) => applyWith(engineOf(input, resolverOf(input.schema)), input),
+    update: (input) => {
+      const { resolver, memo } = resolvedOf(input.schema);
+      return updateWith(engineOf(input, resolver, memo), input);
+    },
+    apply: (input) => applyWith(engineOf(input, resolvedOf(input.schema).resolver), input),
   };
 }
 
@@ -265,6 +271,7 @@ function engineOf(
     readonly ignoredFields?: FieldSet;
   },
   resolver: TypeResolver,
+  createMemo?: CreateMemo,
 ): Engine {
   return {
     resolver,
@@ -272,6 +279,8 @@ function engineOf(
     apiVersion: input.apiVersion,
     subresource: input.subresource ?? "",
     time: input.time,
+    // The memo's sets are the default ignored fields' (which depend on the subresource only).
+    createMemo: input.ignoredFields === undefined ? createMemo : undefined,
   };
 }
 
@@ -359,20 +368,38 @@ function trackUpdate(
  * to take fields from, so the writer owns every field the object sets, less the ignored and
  * stripped ones. The same entry `trackUpdate(engine, {}, next, new Map(), manager)` makes.
  */
-function trackCreate(engine: Engine, next: unknown, manager: string): Managers {
+function trackCreate(engine: Engine, next: JsonObject, manager: string): Managers {
   const out: Managers = new Map();
-  const own = addedFields(next, engine.resolver.root, engine.resolver)
-    .recursiveDifference(engine.ignored)
-    .difference(strippedFields);
-  if (own.isEmpty()) return out;
+  const created = createdFields(engine, next);
+  if (created.set.isEmpty()) return out;
   const identity: ManagerIdentity = {
     manager,
     operation: "Update",
     apiVersion: engine.apiVersion,
     subresource: engine.subresource,
   };
-  out.set(managerIdentifier(identity), { ...identity, set: own, time: engine.time });
+  out.set(managerIdentifier(identity), {
+    ...identity,
+    set: created.set,
+    time: engine.time,
+    // Encoded once per shape: the entry's FieldsV1 is the memo's.
+    original: created,
+  });
   return capUpdateManagers(out);
+}
+
+/** The fields a create owns: from the engine's memo when an object of the shape came before. */
+function createdFields(engine: Engine, next: JsonObject): CreatedFields {
+  const memo = engine.createMemo;
+  const key = memo === undefined ? "" : createShapeKey(next, engine.subresource);
+  const known = memo?.get(key);
+  if (known !== undefined) return known;
+  const set = addedFields(next, engine.resolver.root, engine.resolver)
+    .recursiveDifference(engine.ignored)
+    .difference(strippedFields);
+  const created = { set, fieldsV1: set.toFieldsV1() };
+  memo?.set(key, created);
+  return created;
 }
 
 /** Upstream's `Updater.Apply` plus the metadata stripping and timestamp layers. */

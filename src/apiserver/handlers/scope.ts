@@ -7,7 +7,7 @@ import type { FieldManager } from "../fieldmanager/index.ts";
 import type { ProtobufDecoder } from "../http/body.ts";
 import type { ResourceRequest } from "../http/request-info.ts";
 import type { EvictionMetrics } from "../registry/eviction/index.ts";
-import type { Store } from "../registry/generic/store.ts";
+import type { Store, WriteAbort } from "../registry/generic/store.ts";
 import type { ResourceRegistry } from "../registry/resource-registry.ts";
 import type { WatchCache } from "../watch-cache/index.ts";
 
@@ -69,7 +69,7 @@ export interface RequestScope {
    * Aborts when the request's deadline (`--request-timeout`) passes; set for writes only.
    * @default undefined
    */
-  readonly signal?: AbortSignal | undefined;
+  readonly signal?: WriteAbort | undefined;
 }
 
 /**

@@ -99,7 +99,13 @@ export interface WriteContext {
    * before it reaches storage, so a request answered with 504 writes nothing.
    * @default undefined (no deadline)
    */
-  readonly signal?: AbortSignal | undefined;
+  readonly signal?: WriteAbort | undefined;
+}
+
+/** What a write checks before it reaches storage; an `AbortSignal` is one. */
+export interface WriteAbort {
+  /** Throws the reason once the request is abandoned. */
+  throwIfAborted(): void;
 }
 
 /** Computes the next state from the current one (a private copy); may throw ApiError. */

@@ -13,6 +13,7 @@ import {
   type PodSpec,
   type PodTemplateSpec,
 } from "../../../../api/index.ts";
+import type { JsonObject } from "../../../../util/index.ts";
 import type {
   AdmissionAttributes,
   AdmissionDecision,
@@ -157,6 +158,9 @@ export function newPodSecurity(reader: ObjectReader, options: PodSecurityOptions
   const exemptNamespace = (ns: string): boolean => ns !== "" && exemptions.namespaces.includes(ns);
   const exemptUser = (user: string): boolean => user !== "" && exemptions.usernames.includes(user);
 
+  // Policies by namespace object: cached objects are never changed in place, a new label is a new
+  // object, so each version's labels are parsed once rather than on every pod.
+  const policies = new WeakMap<object, { policy: Policy; errors: string }>();
   const namespacePolicy = async (
     namespace: string,
   ): Promise<{ policy: Policy; errors: string } | undefined> => {
@@ -164,6 +168,14 @@ export function newPodSecurity(reader: ObjectReader, options: PodSecurityOptions
       reader.get("namespaces", "", namespace) ??
       (await reader.getFresh("namespaces", "", namespace));
     if (ns === undefined) return undefined;
+    let known = policies.get(ns);
+    if (known === undefined) {
+      known = policyOf(ns);
+      policies.set(ns, known);
+    }
+    return known;
+  };
+  const policyOf = (ns: JsonObject): { policy: Policy; errors: string } => {
     const labels = (ns["metadata"] as ObjectMeta | undefined)?.labels;
     const { policy, errors } = policyToEvaluate(labels, configuration.defaults);
     const texts = errors.map(fieldErrorString);

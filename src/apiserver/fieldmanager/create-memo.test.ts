@@ -1,0 +1,121 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { ManagedFieldsEntry } from "../../api/index.ts";
+import type { JsonObject } from "../../util/index.ts";
+import { CreateMemo, createShapeKey } from "./create-memo.ts";
+import { FieldSet } from "./field-set.ts";
+import { newFieldManager, updateManagedFields } from "./managed-fields.ts";
+import { deploymentSchema } from "./test-fixtures.ts";
+
+const time = "2024-05-01T10:00:00Z";
+
+function deployment(
+  name: string,
+  containers: readonly string[],
+  extra: { labels?: Record<string, string>; finalizers?: string[]; uid?: string } = {},
+): JsonObject {
+  return {
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: {
+      name,
+      namespace: "default",
+      ...(extra.uid === undefined ? {} : { uid: extra.uid }),
+      labels: extra.labels ?? { app: name },
+    },
+    spec: {
+      replicas: 2,
+      template: {
+        spec: {
+          containers: containers.map((c) => ({
+            name: c,
+            image: `${c}:1`,
+            ports: [{ containerPort: 80 }],
+          })),
+          ...(extra.finalizers === undefined ? {} : { finalizers: extra.finalizers }),
+        },
+      },
+    },
+  };
+}
+
+function created(fm: ReturnType<typeof newFieldManager>, obj: JsonObject): ManagedFieldsEntry[] {
+  return fm.update({
+    live: undefined,
+    updated: obj,
+    manager: "kubectl-create",
+    apiVersion: "apps/v1",
+    time,
+    schema: deploymentSchema,
+  });
+}
+
+function uncached(obj: JsonObject): ManagedFieldsEntry[] {
+  return updateManagedFields({
+    live: undefined,
+    updated: obj,
+    manager: "kubectl-create",
+    apiVersion: "apps/v1",
+    time,
+    schema: deploymentSchema,
+  });
+}
+
+test("replicas of one template share a shape key: names, uids and label values are blanked", () => {
+  const a = deployment("a", ["web"], { uid: "1", labels: { app: "a", shard: "1" } });
+  const b = deployment("bb", ["web"], { uid: "2", labels: { app: "bb", shard: "2" } });
+  assert.equal(createShapeKey(a, ""), createShapeKey(b, ""), "only leaf values differ");
+  assert.notEqual(createShapeKey(a, ""), createShapeKey(a, "status"), "the subresource counts");
+});
+
+test("values inside lists are part of the shape: list-map keys and set items name fields", () => {
+  const web = createShapeKey(deployment("a", ["web"]), "");
+  assert.notEqual(web, createShapeKey(deployment("a", ["api"]), ""), "a container's name");
+  assert.notEqual(
+    createShapeKey(deployment("a", ["web"], { finalizers: ["x"] }), ""),
+    createShapeKey(deployment("a", ["web"], { finalizers: ["y"] }), ""),
+    "a set item",
+  );
+  assert.notEqual(
+    web,
+    createShapeKey(deployment("a", ["web"], { labels: { app: "a", extra: "" } }), ""),
+    "a label's key",
+  );
+});
+
+test("a remembered create owns exactly what the walk computes, for every shape in turn", () => {
+  const fm = newFieldManager();
+  const objects = [
+    deployment("a", ["web"]),
+    deployment("b", ["web"], { labels: { app: "b", tier: "x" } }),
+    deployment("c", ["api", "sidecar"]),
+    deployment("d", ["web"]),
+    deployment("e", ["api", "sidecar"], { finalizers: ["f1", "f2"] }),
+    deployment("f", ["api", "sidecar"], { finalizers: ["f3"] }),
+    deployment("g", ["web"], { labels: { app: "g", tier: "y" } }),
+  ];
+  for (const obj of objects) {
+    const name = (obj["metadata"] as { name: string }).name;
+    assert.deepEqual(created(fm, obj), uncached(obj), `deployment ${name}, first and again`);
+    assert.deepEqual(created(fm, obj), uncached(obj), `deployment ${name}, remembered`);
+  }
+});
+
+test("objects of one shape share one frozen FieldsV1", () => {
+  const fm = newFieldManager();
+  const first = created(fm, deployment("a", ["web"]))[0]?.fieldsV1;
+  const second = created(fm, deployment("b", ["web"]))[0]?.fieldsV1;
+  assert.ok(first !== undefined, "the create is tracked");
+  assert.equal(first, second, "the same object");
+  assert.ok(Object.isFrozen(first), "frozen, so no holder can change it for the others");
+});
+
+test("the memo forgets its oldest shape beyond its capacity", () => {
+  const memo = new CreateMemo(2);
+  const fields = { set: FieldSet.empty(), fieldsV1: {} };
+  memo.set("a", fields);
+  memo.set("b", fields);
+  memo.set("c", fields);
+  assert.equal(memo.get("a"), undefined, "the oldest went");
+  assert.ok(memo.get("b") !== undefined && memo.get("c") !== undefined, "the newest two stay");
+});
