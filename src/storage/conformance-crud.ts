@@ -48,6 +48,19 @@ export function defineCrud(it: It): void {
     assert.deepEqual((await store.get(k("a")))?.value, v(1));
   });
 
+  it("Storage.create and update: the caller's JSON text of the value is what is stored", async (store) => {
+    const created = await store.create(k("a"), v(1), JSON.stringify(v(1)));
+    assert.deepEqual((await store.get(k("a")))?.value, v(1), "created from its text");
+    await store.update(k("a"), v(2), created.revision, JSON.stringify(v(2)));
+    assert.deepEqual((await store.get(k("a")))?.value, v(2), "updated from its text");
+    const listed = await store.list(k(""));
+    assert.deepEqual(
+      listed.items.map((i) => i.value),
+      [v(2)],
+      "a list reads the text back as the value",
+    );
+  });
+
   it("Storage.create: of two concurrent creates of one key exactly one wins", async (store) => {
     const results = await Promise.allSettled([
       store.create(k("a"), v(1)),

@@ -75,15 +75,19 @@ export interface Storage {
   /** Counts live keys under `prefix` at the latest revision. */
   count(prefix: StorageKey): Promise<number>;
 
-  /** Writes a new key. Throws StorageError("AlreadyExists") if the key is live. */
-  create(key: StorageKey, value: JsonObject): Promise<Versioned>;
+  /**
+   * Writes a new key. Throws StorageError("AlreadyExists") if the key is live. `text`, when the
+   * caller has it, is exactly `JSON.stringify(value)`: backends that store JSON text write it
+   * instead of serializing `value` again.
+   */
+  create(key: StorageKey, value: JsonObject, text?: string): Promise<Versioned>;
 
   /**
    * Replaces the value at `key` only if its current revision is `expected` (compare-and-swap).
    * Throws StorageError("NotFound") if the key is gone and StorageError("Conflict") if another
-   * write came first.
+   * write came first. `text` as for `create`.
    */
-  update(key: StorageKey, value: JsonObject, expected: Revision): Promise<Versioned>;
+  update(key: StorageKey, value: JsonObject, expected: Revision, text?: string): Promise<Versioned>;
 
   /**
    * Deletes `key`, only if its current revision is `expected` when given. Resolves to the last

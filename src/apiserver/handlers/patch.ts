@@ -5,6 +5,7 @@ import { parseJson, parseYamlBody, readBody } from "../http/body.ts";
 import { parseGoBool } from "../http/request-info.ts";
 import { writeJson } from "../http/responses.ts";
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from "../patch/index.ts";
+import { writtenJsonOf } from "../registry/generic/object-json.ts";
 import type { Store } from "../registry/generic/store.ts";
 import { checkTypeMeta, fieldValidationOf, pruneOrReject } from "./decode.ts";
 import {
@@ -85,19 +86,19 @@ export async function handlePatch(
         (current) => apply(current),
         applyContext,
       );
-      writeJson(scope.res, 200, updated, { warnings: scope.warnings });
+      writeJson(scope.res, 200, writtenJsonOf(updated) ?? updated, { warnings: scope.warnings });
     } catch (error: unknown) {
       if (!(error instanceof Error && "code" in error && error.code === 404) || subresource !== "")
         throw error;
       const obj = apply(undefined);
       obj.metadata.name = info.name;
       const created = await store.create(info.namespace, obj, applyContext);
-      writeJson(scope.res, 201, created, { warnings: scope.warnings });
+      writeJson(scope.res, 201, writtenJsonOf(created) ?? created, { warnings: scope.warnings });
     }
     return;
   }
 
-  const patch = media === jsonPatch ? parseJson(body) : parseJson(body);
+  const patch = parseJson(body);
   scope.audit?.logRequestPatch(patch);
   if (media !== jsonPatch && !isPlainObject(patch)) {
     throw badRequest("the patch must be a JSON object");
@@ -129,5 +130,5 @@ export async function handlePatch(
     },
     context,
   );
-  writeJson(scope.res, 200, updated, { warnings: scope.warnings });
+  writeJson(scope.res, 200, writtenJsonOf(updated) ?? updated, { warnings: scope.warnings });
 }

@@ -3,9 +3,11 @@ import type { StorageKey, Versioned, WatchEvent } from "../storage.ts";
 import type { KeyValue } from "./grpc/messages.ts";
 import type { KeySpace } from "./keys.ts";
 
-/** Values are stored as JSON text, as in the other backends. */
-export function encodeValue(value: JsonObject): { text: string; stored: JsonObject } {
-  const text = JSON.stringify(value);
+/** Values are stored as JSON text, as in the other backends; `text` when the caller has it. */
+export function encodeValue(
+  value: JsonObject,
+  text: string = JSON.stringify(value),
+): { text: string; stored: JsonObject } {
   return { text, stored: jsonCopy(value) };
 }
 

@@ -174,9 +174,9 @@ function newEtcdStorage(
       return Number(response.count);
     },
 
-    create: async (key, value) => {
+    create: async (key, value, given) => {
       const etcdKey = keys.toEtcd(key);
-      const { text, stored } = encodeValue(value);
+      const { text, stored } = encodeValue(value, given);
       const response = await txn(key, (kv, call) =>
         kv.txn(
           {
@@ -192,9 +192,9 @@ function newEtcdStorage(
       return { key, value: stored, revision, createRevision: revision };
     },
 
-    update: async (key, value, expected) => {
+    update: async (key, value, expected, given) => {
       const etcdKey = keys.toEtcd(key);
-      const { text, stored } = encodeValue(value);
+      const { text, stored } = encodeValue(value, given);
       const response = await txn(key, (kv, call) =>
         kv.txn(
           {

@@ -225,9 +225,9 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
       return countLive(range.start, range.end);
     },
 
-    create: async (key, value) => {
+    create: async (key, value, given) => {
       ensureOpen(key);
-      const text = JSON.stringify(value);
+      const text = given ?? JSON.stringify(value);
       const stored = jsonCopy(value);
       const done = await write(key, { op: "create", key, text }, ({ revision }) => {
         current = revision;
@@ -237,9 +237,9 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
       return { key, value: stored, revision: done.revision, createRevision: done.revision };
     },
 
-    update: async (key, value, expected) => {
+    update: async (key, value, expected, given) => {
       ensureOpen(key);
-      const text = JSON.stringify(value);
+      const text = given ?? JSON.stringify(value);
       const stored = jsonCopy(value);
       const done = await write(key, { op: "update", key, text, expected }, ({ revision, prev }) => {
         current = revision;

@@ -22,6 +22,7 @@ import {
   rfc3339,
 } from "../../../util/index.ts";
 import type { AdmissionAttributes, AdmissionChain, UserInfo } from "../../admission/index.ts";
+import { objectJson, rememberWrittenJson, withResourceVersionJson } from "./object-json.ts";
 import {
   asWritten,
   clone,
@@ -203,10 +204,7 @@ export class Store {
     context.signal?.throwIfAborted();
     const name = obj.metadata.name ?? "";
     try {
-      const stored = await this.#deps.storage.create(this.key(namespace, name), toStored(obj));
-      this.#deps.fields.written?.(obj, stored.value);
-      // `obj` is this request's own copy and storage keeps a copy of its own: no third copy.
-      return asWritten(obj, stored.revision);
+      return await this.#write(this.key(namespace, name), obj, undefined);
     } catch (error: unknown) {
       if (error instanceof StorageError && error.reason === "AlreadyExists") {
         throw alreadyExists(this.#gr, name);
@@ -268,9 +266,7 @@ export class Store {
           const gone = await this.#deps.storage.delete(key, state.revision);
           return fromStored(toStored(next), gone.revision);
         }
-        const stored = await this.#deps.storage.update(key, toStored(next), state.revision);
-        this.#deps.fields.written?.(next, stored.value);
-        return asWritten(next, stored.revision);
+        return await this.#write(key, next, state.revision);
       } catch (error: unknown) {
         if (!(error instanceof StorageError)) throw error;
         if (error.reason === "NotFound") throw notFound(this.#gr, name);
@@ -345,9 +341,7 @@ export class Store {
           const gone = await this.#deps.storage.delete(key, state.revision);
           return { object: fromStored(gone.value, gone.revision), deleted: true };
         }
-        const stored = await this.#deps.storage.update(key, toStored(next), state.revision);
-        this.#deps.fields.written?.(next, stored.value);
-        return { object: asWritten(next, stored.revision), deleted: false };
+        return { object: await this.#write(key, next, state.revision), deleted: false };
       } catch (error: unknown) {
         if (!(error instanceof StorageError)) throw error;
         if (error.reason === "NotFound") throw notFound(this.#gr, name);
@@ -355,6 +349,25 @@ export class Store {
         if (!stale && conflicts++ >= maxConflictRetries) throw error;
       }
     }
+  }
+
+  /**
+   * Stores `obj` (a create when `expected` is undefined, else an update of that revision) and
+   * returns it as written. Its JSON is made once: storage writes it, and the answer's text
+   * (`writtenJsonOf`) is the same with the resourceVersion added. `obj` is the request's own copy
+   * and storage keeps a copy of its own, so the returned object is `obj` itself, not a third copy.
+   */
+  async #write(key: string, obj: KubeObject, expected: number | undefined): Promise<KubeObject> {
+    const value = toStored(obj);
+    const json = objectJson(value);
+    const stored =
+      expected === undefined
+        ? await this.#deps.storage.create(key, value, json.text)
+        : await this.#deps.storage.update(key, value, expected, json.text);
+    this.#deps.fields.written?.(obj, stored.value);
+    const written = asWritten(obj, stored.revision);
+    rememberWrittenJson(written, withResourceVersionJson(json, stored.revision));
+    return written;
   }
 
   /**

@@ -1,0 +1,119 @@
+import type { JsonObject } from "../../../util/index.ts";
+
+/**
+ * A stored value's JSON text, and where its `metadata` object closes: the write path serializes
+ * an object once, for storage, and answers the request with the same text plus its
+ * resourceVersion (`withResourceVersionJson`) instead of serializing the object again.
+ */
+export interface ObjectJson {
+  /** Exactly `JSON.stringify(value)`. */
+  readonly text: string;
+  /** The index of the `}` closing the top-level `metadata` object; -1 when there is none. */
+  readonly metadataEnd: number;
+}
+
+/**
+ * FieldsV1 texts by object, for frozen ones only (a create's, shared by every object of its
+ * shape, see fieldmanager/create-memo.ts): they cannot change, and their keys (`k:{\"name\":…}`)
+ * are the slowest part of an object to serialize.
+ */
+const frozenTexts = new WeakMap<object, string>();
+
+function fieldsV1Text(fieldsV1: unknown): string | undefined {
+  if (typeof fieldsV1 !== "object" || fieldsV1 === null || !Object.isFrozen(fieldsV1)) {
+    return JSON.stringify(fieldsV1);
+  }
+  let text = frozenTexts.get(fieldsV1);
+  if (text === undefined) {
+    text = JSON.stringify(fieldsV1);
+    frozenTexts.set(fieldsV1, text);
+  }
+  return text;
+}
+
+/**
+ * `JSON.stringify(value)` of a value about to be stored, built member by member so that the end of
+ * its metadata is known and a create's FieldsV1 is serialized once per shape.
+ */
+export function objectJson(value: JsonObject): ObjectJson {
+  let text = "{";
+  let metadataEnd = -1;
+  for (const key in value) {
+    const member = value[key];
+    if (key === "metadata" && isObject(member)) {
+      text += `${text.length === 1 ? "" : ","}"metadata":${metadataJson(member)}`;
+      metadataEnd = text.length - 1;
+      continue;
+    }
+    const json = JSON.stringify(member);
+    if (json === undefined) continue;
+    text += `${text.length === 1 ? "" : ","}${JSON.stringify(key)}:${json}`;
+  }
+  return { text: `${text}}`, metadataEnd };
+}
+
+function metadataJson(metadata: Record<string, unknown>): string {
+  let text = "{";
+  for (const key in metadata) {
+    const member = metadata[key];
+    const json =
+      key === "managedFields" && Array.isArray(member)
+        ? managedFieldsJson(member)
+        : JSON.stringify(member);
+    if (json === undefined) continue;
+    text += `${text.length === 1 ? "" : ","}${JSON.stringify(key)}:${json}`;
+  }
+  return `${text}}`;
+}
+
+function managedFieldsJson(entries: readonly unknown[]): string {
+  let text = "[";
+  for (const entry of entries) {
+    if (text.length > 1) text += ",";
+    if (!isObject(entry)) {
+      text += JSON.stringify(entry) ?? "null";
+      continue;
+    }
+    let item = "{";
+    for (const key in entry) {
+      const member = entry[key];
+      const json = key === "fieldsV1" ? fieldsV1Text(member) : JSON.stringify(member);
+      if (json === undefined) continue;
+      item += `${item.length === 1 ? "" : ","}${JSON.stringify(key)}:${json}`;
+    }
+    text += `${item}}`;
+  }
+  return `${text}]`;
+}
+
+/**
+ * The JSON of the stored value as the API returns it: with `metadata.resourceVersion` last in its
+ * metadata, as `asWritten` and `fromStored` place it (the text of `asWritten(obj, revision)`).
+ * `undefined` when the value has no metadata object to put it in.
+ */
+export function withResourceVersionJson(json: ObjectJson, revision: number): string | undefined {
+  const end = json.metadataEnd;
+  if (end < 0) return undefined;
+  const separator = json.text.charCodeAt(end - 1) === 0x7b /* { */ ? "" : ",";
+  return `${json.text.slice(0, end)}${separator}"resourceVersion":"${revision}"${json.text.slice(end)}`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The JSON text of objects a write just returned, for answering the request with it: only for an
+ * object nobody changes between the write and the answer, which the write handlers guarantee.
+ */
+const writtenTexts = new WeakMap<object, string>();
+
+/** Remembers `text` as the JSON of `written` (nothing when there is no text). */
+export function rememberWrittenJson(written: object, text: string | undefined): void {
+  if (text !== undefined) writtenTexts.set(written, text);
+}
+
+/** The JSON text a write made of `written`, if it made one. */
+export function writtenJsonOf(written: object): string | undefined {
+  return writtenTexts.get(written);
+}
