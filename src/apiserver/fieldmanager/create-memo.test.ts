@@ -68,6 +68,17 @@ test("replicas of one template share a shape key: names, uids and label values a
   assert.notEqual(createShapeKey(a, ""), createShapeKey(a, "status"), "the subresource counts");
 });
 
+test("values outside lists are reduced to their JSON type: replicas' differing fields share a key", () => {
+  const a = deployment("a", ["web"]);
+  const b = deployment("a", ["web"]);
+  (b["spec"] as Record<string, unknown>)["replicas"] = 7;
+  assert.equal(createShapeKey(a, ""), createShapeKey(b, ""), "another number");
+  (b["spec"] as Record<string, unknown>)["replicas"] = "7";
+  assert.notEqual(createShapeKey(a, ""), createShapeKey(b, ""), "a string is another type");
+  (b["spec"] as Record<string, unknown>)["replicas"] = null;
+  assert.notEqual(createShapeKey(a, ""), createShapeKey(b, ""), "null is another type");
+});
+
 test("values inside lists are part of the shape: list-map keys and set items name fields", () => {
   const web = createShapeKey(deployment("a", ["web"]), "");
   assert.notEqual(web, createShapeKey(deployment("a", ["api"]), ""), "a container's name");
@@ -118,4 +129,28 @@ test("the memo forgets its oldest shape beyond its capacity", () => {
   memo.set("c", fields);
   assert.equal(memo.get("a"), undefined, "the oldest went");
   assert.ok(memo.get("b") !== undefined && memo.get("c") !== undefined, "the newest two stay");
+});
+
+test("randomized: remembered creates always own what the walk computes", () => {
+  let seed = 42;
+  const next = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  const names = ["web", "api", "sidecar"];
+  const fm = newFieldManager();
+  for (let i = 0; i < 300; i++) {
+    const containers = names.filter(() => next(2) === 0);
+    const labels: Record<string, string> = { app: `a${next(5)}` };
+    if (next(3) === 0) labels["tier"] = `t${next(4)}`;
+    const obj = deployment(`d${i}`, containers, {
+      labels,
+      uid: `u${i}`,
+      ...(next(2) === 0 ? { finalizers: [`f${next(3)}`] } : {}),
+    });
+    const spec = obj["spec"] as Record<string, unknown>;
+    if (next(2) === 0) spec["replicas"] = next(10);
+    if (next(4) === 0) delete spec["replicas"];
+    assert.deepEqual(created(fm, obj), uncached(obj), `object ${i}`);
+  }
 });

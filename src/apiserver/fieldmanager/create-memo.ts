@@ -1,4 +1,4 @@
-import { isPlainObject, type JsonObject } from "../../util/index.ts";
+import type { JsonObject } from "../../util/index.ts";
 import type { FieldSet } from "./field-set.ts";
 
 /** What a create's writer owns, with its FieldsV1 encoding, for one object shape. */
@@ -36,32 +36,39 @@ export class CreateMemo {
 
 /**
  * A key two created objects share only if a create owns the same fields in both: the object's
- * JSON with the string values directly in `metadata` (name, generateName, uid, timestamps…) and
- * the values of its labels and annotations blanked. Those are leaves whose value never names a
- * field; everything else stays, because inside a list a value can (a list-map key such as a
- * container's name, a set item such as a finalizer). Objects here are JSON values, as everything
- * the registry writes is, so `JSON.stringify` sees every key the schema walk sees.
+ * structure with every value outside a list reduced to its JSON type. Such a value is a leaf whose
+ * content never names a field (fields are named by keys); inside a list a value can (a list-map
+ * key such as a container's name, a set item such as a finalizer), so lists are kept whole.
+ * Replicas of one template, events about different objects, and the like share a key. Objects
+ * here are JSON values, as everything the registry writes is: keys holding `undefined` are left
+ * out, as `JSON.stringify` leaves them out.
  */
 export function createShapeKey(object: JsonObject, subresource: string): string {
-  const meta = object["metadata"];
-  if (!isPlainObject(meta)) return `${subresource}\n${JSON.stringify(object)}`;
-  const shaped: Record<string, unknown> = {};
-  for (const k in meta) {
-    const v = meta[k];
-    shaped[k] =
-      typeof v === "string"
-        ? ""
-        : (k === "labels" || k === "annotations") && isPlainObject(v)
-          ? blankStrings(v)
-          : v;
-  }
-  return `${subresource}\n${JSON.stringify({ ...object, metadata: shaped })}`;
+  return `${subresource}\n${shapeOf(object)}`;
 }
 
-function blankStrings(map: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k in map) out[k] = typeof map[k] === "string" ? "" : map[k];
-  return out;
+function shapeOf(value: unknown): string {
+  if (Array.isArray(value)) return JSON.stringify(value);
+  if (typeof value === "object" && value !== null) {
+    let out = "{";
+    for (const key in value) {
+      const member = (value as Record<string, unknown>)[key];
+      if (member === undefined) continue;
+      // Length-prefixed, so that no key needs escaping to stay unambiguous.
+      out += `${key.length}:${key}${shapeOf(member)},`;
+    }
+    return `${out}}`;
+  }
+  switch (typeof value) {
+    case "string":
+      return "s";
+    case "number":
+      return "n";
+    case "boolean":
+      return "b";
+    default:
+      return value === null ? "z" : "?";
+  }
 }
 
 function deepFreeze<T>(value: T): T {
