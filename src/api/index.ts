@@ -534,6 +534,12 @@ export {
   selectorFromSet,
   selectorToString,
 } from "./meta/labels/selector.ts";
+export {
+  metadataEndOf,
+  type ObjectJson,
+  objectJson,
+  withResourceVersionJson,
+} from "./meta/object-json.ts";
 export { metaDefinitionNames, metaDefinitions } from "./meta/schema.ts";
 export {
   type Condition,

@@ -29,6 +29,8 @@ export type WatchEvent =
       readonly revision: Revision;
       readonly created: boolean;
       readonly prevValue?: JsonObject;
+      /** `value`'s JSON text as stored, when the backend has it (it stores JSON text). */
+      readonly text?: string;
     }
   | {
       readonly type: "delete";

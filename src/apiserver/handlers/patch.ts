@@ -5,8 +5,8 @@ import { parseJson, parseYamlBody, readBody } from "../http/body.ts";
 import { parseGoBool } from "../http/request-info.ts";
 import { writeJson } from "../http/responses.ts";
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from "../patch/index.ts";
-import { writtenJsonOf } from "../registry/generic/object-json.ts";
 import type { Store } from "../registry/generic/store.ts";
+import { writtenJsonOf } from "../registry/generic/written-json.ts";
 import { checkTypeMeta, fieldValidationOf, pruneOrReject } from "./decode.ts";
 import {
   apiVersionOfStore,

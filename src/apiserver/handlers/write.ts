@@ -1,8 +1,8 @@
 import { badRequest, type KubeObject, pathNotFound } from "../../api/index.ts";
 import { checkObjectMediaType, decodeObjectBody, readBody } from "../http/body.ts";
 import { writeJson } from "../http/responses.ts";
-import { writtenJsonOf } from "../registry/generic/object-json.ts";
 import { segmentOf } from "../registry/generic/strategy.ts";
+import { writtenJsonOf } from "../registry/generic/written-json.ts";
 import { decodeObject } from "./decode.ts";
 import { buildPredicate } from "./predicate.ts";
 import { apiVersionOfStore, checkVerb, type HandlerDeps, type RequestScope } from "./scope.ts";

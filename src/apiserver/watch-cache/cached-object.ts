@@ -1,3 +1,4 @@
+import { metadataEndOf, withResourceVersionJson } from "../../api/index.ts";
 import type { JsonObject } from "../../util/index.ts";
 
 /** One object as the cache holds it: immutable, with its revision and lazily serialized JSON. */
@@ -13,8 +14,17 @@ export interface CachedObject {
   json(): string;
 }
 
-/** Builds a cached object, setting `metadata.resourceVersion` to the revision. */
-export function newCachedObject(key: string, value: JsonObject, revision: number): CachedObject {
+/**
+ * Builds a cached object, setting `metadata.resourceVersion` to the revision. `stored` is the
+ * value's JSON as storage holds it, when storage gave it: the object's JSON is then that text with
+ * the resourceVersion added, rather than a second serialization.
+ */
+export function newCachedObject(
+  key: string,
+  value: JsonObject,
+  revision: number,
+  stored?: string,
+): CachedObject {
   const object = withResourceVersion(value, revision);
   const metadata = (object["metadata"] ?? {}) as Record<string, unknown>;
   let text: string | undefined;
@@ -26,7 +36,9 @@ export function newCachedObject(key: string, value: JsonObject, revision: number
     name: typeof metadata["name"] === "string" ? metadata["name"] : "",
     labels: (metadata["labels"] ?? {}) as Record<string, string>,
     json: () => {
-      text ??= JSON.stringify(object);
+      text ??=
+        (stored === undefined ? undefined : storedWithResourceVersion(stored, value, revision)) ??
+        JSON.stringify(object);
       return text;
     },
   };
@@ -36,4 +48,21 @@ export function newCachedObject(key: string, value: JsonObject, revision: number
 export function withResourceVersion(value: JsonObject, revision: number): JsonObject {
   const metadata = (value["metadata"] ?? {}) as JsonObject;
   return { ...value, metadata: { ...metadata, resourceVersion: String(revision) } };
+}
+
+/**
+ * `stored` (the text of `value`) with the resourceVersion added where `withResourceVersion` puts
+ * it, last in metadata; `undefined` when it cannot be placed so (a value already carrying one, a
+ * text not written by `JSON.stringify`).
+ */
+function storedWithResourceVersion(
+  stored: string,
+  value: JsonObject,
+  revision: number,
+): string | undefined {
+  const metadata = value["metadata"];
+  if (typeof metadata !== "object" || metadata === null || "resourceVersion" in metadata) {
+    return undefined;
+  }
+  return withResourceVersionJson({ text: stored, metadataEnd: metadataEndOf(stored) }, revision);
 }

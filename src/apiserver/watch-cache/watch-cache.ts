@@ -167,7 +167,7 @@ export class WatchCache {
     const segment = segmentOf(event.key, this.#root);
     const cache = this.resource(segment);
     if (event.type === "put") {
-      cache.put(newCachedObject(event.key, event.value, event.revision));
+      cache.put(newCachedObject(event.key, event.value, event.revision, event.text));
     } else {
       cache.delete(newCachedObject(event.key, event.prevValue, event.revision));
     }

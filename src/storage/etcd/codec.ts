@@ -13,9 +13,13 @@ export function encodeValue(
 
 /** Parses a stored value; anything but a JSON object under the prefix is a backend fault. */
 export function decodeValue(key: StorageKey, value: Buffer): JsonObject {
+  return decodeText(key, value.toString());
+}
+
+function decodeText(key: StorageKey, text: string): JsonObject {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(value.toString());
+    parsed = JSON.parse(text);
   } catch (error: unknown) {
     throw new TypeError(`Cannot decode the etcd value of "${key}": it is not JSON`, {
       cause: error,
@@ -56,10 +60,12 @@ export function toWatchEvent(
     const prevValue = prev === undefined ? {} : decodeValue(key, prev.value);
     return { type: "delete", key, revision, prevValue };
   }
-  const value = decodeValue(key, kv.value);
+  const text = kv.value.toString();
+  const value = decodeText(key, text);
   const created = kv.create_revision === kv.mod_revision;
   if (created || prev === undefined) {
-    return { type: "put", key, value, revision, created };
+    return { type: "put", key, value, revision, created, text };
   }
-  return { type: "put", key, value, revision, created, prevValue: decodeValue(key, prev.value) };
+  const prevValue = decodeValue(key, prev.value);
+  return { type: "put", key, value, revision, created, prevValue, text };
 }

@@ -232,7 +232,14 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
       const done = await write(key, { op: "create", key, text }, ({ revision }) => {
         current = revision;
         liveKeys.add(key);
-        hub.publish(key, () => ({ type: "put", key, value: stored, revision, created: true }));
+        hub.publish(key, () => ({
+          type: "put",
+          key,
+          value: stored,
+          revision,
+          created: true,
+          text,
+        }));
       });
       return { key, value: stored, revision: done.revision, createRevision: done.revision };
     },
@@ -243,7 +250,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
       const stored = jsonCopy(value);
       const done = await write(key, { op: "update", key, text, expected }, ({ revision, prev }) => {
         current = revision;
-        hub.publish(key, () => updated(key, stored, revision, prev ?? "{}"));
+        hub.publish(key, () => updated(key, stored, text, revision, prev ?? "{}"));
       });
       return { key, value: stored, revision: done.revision, createRevision: done.createRevision };
     },
@@ -304,21 +311,29 @@ function toEvent(row: LogRow): WatchEvent {
   if (row.deleted === 1)
     return { type: "delete", key: row.name, revision: row.id, prevValue: value };
   if (row.created === 1 || row.oldValue === null) {
-    return { type: "put", key: row.name, value, revision: row.id, created: row.created === 1 };
+    const created = row.created === 1;
+    return { type: "put", key: row.name, value, revision: row.id, created, text: row.value };
   }
-  return updated(row.name, value, row.id, row.oldValue);
+  return updated(row.name, value, row.value, row.id, row.oldValue);
 }
 
 /**
  * The put event of an update. Its `prevValue` is parsed from the previous value's text on first
  * read: the API server's watch cache never reads it, so most events never pay for it.
  */
-function updated(key: string, value: JsonObject, revision: number, prevText: string): WatchEvent {
+function updated(
+  key: string,
+  value: JsonObject,
+  text: string,
+  revision: number,
+  prevText: string,
+): WatchEvent {
   let prevValue: JsonObject | undefined;
   return {
     type: "put",
     key,
     value,
+    text,
     revision,
     created: false,
     get prevValue(): JsonObject {

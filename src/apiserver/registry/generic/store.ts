@@ -10,8 +10,10 @@ import {
   type KubeObject,
   type ManagedFieldsEntry,
   notFound,
+  objectJson,
   objectModifiedMessage,
   type SchemaRoot,
+  withResourceVersionJson,
 } from "../../../api/index.ts";
 import { type Storage, StorageError } from "../../../storage/index.ts";
 import {
@@ -22,7 +24,6 @@ import {
   rfc3339,
 } from "../../../util/index.ts";
 import type { AdmissionAttributes, AdmissionChain, UserInfo } from "../../admission/index.ts";
-import { objectJson, rememberWrittenJson, withResourceVersionJson } from "./object-json.ts";
 import {
   asWritten,
   clone,
@@ -34,6 +35,7 @@ import {
   unchanged,
 } from "./object-meta.ts";
 import { keyOf, type ResourceEntry } from "./strategy.ts";
+import { rememberWrittenJson } from "./written-json.ts";
 
 /** Tracks `metadata.managedFields`; implemented by apiserver/fieldmanager. */
 export interface FieldManagement {

@@ -1,14 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { KubeObject } from "../../../api/index.ts";
-import type { JsonObject } from "../../../util/index.ts";
-import {
-  objectJson,
-  rememberWrittenJson,
-  withResourceVersionJson,
-  writtenJsonOf,
-} from "./object-json.ts";
-import { asWritten, toStored } from "./object-meta.ts";
+import type { JsonObject } from "../../util/index.ts";
+import { metadataEndOf, objectJson, withResourceVersionJson } from "./object-json.ts";
 
 const fieldsV1 = Object.freeze({
   "f:metadata": Object.freeze({ "f:labels": Object.freeze({ ".": {}, 'f:a"b': {} }) }),
@@ -77,13 +70,16 @@ test("a frozen FieldsV1 is serialized once and its text reused", () => {
 });
 
 test("the answer's text is the stored text with the resourceVersion last in metadata", () => {
-  const obj = structuredClone(objects["pod"]) as unknown as KubeObject;
-  obj.metadata.resourceVersion = "3";
-  const json = objectJson(toStored(obj));
+  const pod = objects["pod"] as JsonObject;
+  const json = objectJson(pod);
+  const answered = {
+    ...pod,
+    metadata: { ...(pod["metadata"] as JsonObject), resourceVersion: "42" },
+  };
   assert.equal(
     withResourceVersionJson(json, 42),
-    JSON.stringify(asWritten(obj, 42)),
-    "as asWritten's object serializes",
+    JSON.stringify(answered),
+    "as the answer serializes",
   );
   const empty = objectJson({ metadata: {}, data: {} });
   assert.equal(
@@ -94,12 +90,26 @@ test("the answer's text is the stored text with the resourceVersion last in meta
   assert.equal(withResourceVersionJson(objectJson({ kind: "X" }), 1), undefined, "no metadata");
 });
 
-test("written texts are remembered per object, and only when there is one", () => {
-  const a = {};
-  const b = {};
-  rememberWrittenJson(a, '{"a":1}');
-  rememberWrittenJson(b, undefined);
-  assert.equal(writtenJsonOf(a), '{"a":1}', "remembered");
-  assert.equal(writtenJsonOf(b), undefined, "nothing to remember");
-  assert.equal(writtenJsonOf({}), undefined, "another object");
+test("metadataEndOf finds where metadata closes in JSON.stringify's text, as objectJson knows it", () => {
+  for (const [name, value] of Object.entries(objects)) {
+    const json = objectJson(value);
+    assert.equal(metadataEndOf(json.text), json.metadataEnd, name);
+  }
+  const tricky = {
+    kind: 'x "metadata":{',
+    spec: { metadata: { a: "}" } },
+    items: [{ metadata: {} }],
+    metadata: { name: 'a\\"}', labels: { "}": "{" } },
+    status: {},
+  };
+  const json = objectJson(tricky);
+  assert.equal(
+    metadataEndOf(json.text),
+    json.metadataEnd,
+    "strings, nested and earlier metadata keys",
+  );
+  assert.equal(metadataEndOf('{ "metadata": {} }'), -1, "whitespace: not JSON.stringify's text");
+  assert.equal(metadataEndOf("[1]"), -1, "not an object");
+  assert.equal(metadataEndOf('{"metadata":"x"}'), -1, "metadata is not an object");
+  assert.equal(metadataEndOf('{"metadata":{"a":"b'), -1, "cut short");
 });

@@ -1,9 +1,9 @@
-import type { JsonObject } from "../../../util/index.ts";
+import type { JsonObject } from "../../util/index.ts";
 
 /**
- * A stored value's JSON text, and where its `metadata` object closes: the write path serializes
- * an object once, for storage, and answers the request with the same text plus its
- * resourceVersion (`withResourceVersionJson`) instead of serializing the object again.
+ * A stored value's JSON text, and where its `metadata` object closes: the API server serializes
+ * an object once, for storage, and answers the request (and its watchers) with the same text plus
+ * the resourceVersion (`withResourceVersionJson`) instead of serializing the object again.
  */
 export interface ObjectJson {
   /** Exactly `JSON.stringify(value)`. */
@@ -103,17 +103,47 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The JSON text of objects a write just returned, for answering the request with it: only for an
- * object nobody changes between the write and the answer, which the write handlers guarantee.
+ * Where the top-level `metadata` object of a JSON object text closes, for a text as
+ * `JSON.stringify` writes it (no whitespace between tokens); -1 when there is no such member or
+ * the text is written otherwise (the caller then serializes the object itself).
  */
-const writtenTexts = new WeakMap<object, string>();
-
-/** Remembers `text` as the JSON of `written` (nothing when there is no text). */
-export function rememberWrittenJson(written: object, text: string | undefined): void {
-  if (text !== undefined) writtenTexts.set(written, text);
+export function metadataEndOf(text: string): number {
+  if (text.charCodeAt(0) !== 0x7b /* { */) return -1;
+  let depth = 0;
+  let metadataDepth = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      const start = i;
+      i = stringEnd(text, i);
+      if (i < 0) return -1;
+      // A top-level key named metadata whose value is an object.
+      if (
+        depth === 1 &&
+        metadataDepth < 0 &&
+        i - start === 9 &&
+        text.startsWith('"metadata":{', start) &&
+        (text.charCodeAt(start - 1) === 0x7b || text.charCodeAt(start - 1) === 0x2c)
+      ) {
+        metadataDepth = 2;
+      }
+      continue;
+    }
+    if (c === 0x7b /* { */ || c === 0x5b /* [ */) depth++;
+    else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      if (depth === metadataDepth && c === 0x7d) return i;
+      depth--;
+    } else if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) return -1;
+  }
+  return -1;
 }
 
-/** The JSON text a write made of `written`, if it made one. */
-export function writtenJsonOf(written: object): string | undefined {
-  return writtenTexts.get(written);
+/** The index of the quote closing the string that opens at `open`; -1 if it never closes. */
+function stringEnd(text: string, open: number): number {
+  for (let i = open + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5c /* \ */) i++;
+    else if (c === 0x22) return i;
+  }
+  return -1;
 }
