@@ -80,6 +80,11 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
   /** Validates an update; `old` is the stored object. Includes immutability rules. */
   validateUpdate(obj: T, old: T): FieldErrorList;
   /**
+   * Validates a write through `/status` where the kind's status strategy validates differently
+   * from an update (upstream's `ValidatePodStatusUpdate`). @default `validateUpdate`
+   */
+  validateStatusUpdate?(obj: T, old: T): FieldErrorList;
+  /**
    * Field-selector fields beyond `metadata.name` and `metadata.namespace`, which every kind has.
    * Kinds that set this report unknown fields as `field label not supported: <f>`.
    */

@@ -43,3 +43,32 @@ test("HttpHandler: namespaces/NAME/status and /finalize address the namespace it
   assert.equal(finalize.status, 200, finalize.text);
   assert.deepEqual(finalize.body.spec.finalizers ?? [], []);
 });
+
+test("HttpHandler: pods/status is validated as upstream's ValidatePodStatusUpdate (qosClass is immutable)", async () => {
+  await using server = await startTestServer();
+  const pods = "/api/v1/namespaces/default/pods";
+  const created = await server.request("POST", pods, {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "web" },
+    spec: { containers: [{ name: "web", image: "nginx" }] },
+  });
+  assert.equal(created.status, 201, created.text);
+  assert.equal(created.body.status.qosClass, "BestEffort", "the strategy set the QoS class");
+  const running = await server.request("PUT", `${pods}/web/status`, {
+    ...created.body,
+    status: { ...created.body.status, phase: "Running", podIP: "10.0.0.5" },
+  });
+  assert.equal(running.status, 200, running.text);
+  assert.equal(running.body.status.phase, "Running", "a status write goes through");
+  const changed = await server.request("PUT", `${pods}/web/status`, {
+    ...running.body,
+    status: { ...running.body.status, qosClass: "Guaranteed" },
+  });
+  assert.equal(changed.status, 422, changed.text);
+  assert.match(
+    changed.body.message,
+    /^Pod "web" is invalid: status\.qosClass: Invalid value: "Guaranteed": field is immutable/,
+    "upstream's message",
+  );
+});

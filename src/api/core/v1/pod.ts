@@ -5,7 +5,7 @@ import { applyPodSpecDefaults } from "./pod-defaults.ts";
 import { podSelectableFields, qosClassOf } from "./pod-helpers.ts";
 import type { Container } from "./pod-template.ts";
 import type { Pod } from "./pod-types.ts";
-import { validatePodCreate, validatePodUpdate } from "./pod-validation.ts";
+import { validatePodCreate, validatePodStatusUpdate, validatePodUpdate } from "./pod-validation.ts";
 import { coreName } from "./schema-pod-template.ts";
 
 function defaultRequestsToLimits(c: Container): void {
@@ -61,5 +61,6 @@ export const podKind: KindDefinition<Pod> = {
   applyDefaults: applyPodDefaults,
   validate: validatePodCreate,
   validateUpdate: validatePodUpdate,
+  validateStatusUpdate: validatePodStatusUpdate,
   selectableFields: podSelectableFields,
 };

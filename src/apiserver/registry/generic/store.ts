@@ -477,7 +477,9 @@ export class Store {
     }
     // Upstream's binding writes the node name through storage (BindingREST.assignPod), so pod
     // update validation, which forbids changing spec.nodeName, does not apply to it.
-    if (context.subresource !== "binding") {
+    if (context.subresource === "status" && definition.validateStatusUpdate !== undefined) {
+      errors.push(...definition.validateStatusUpdate(next, current));
+    } else if (context.subresource !== "binding") {
       errors.push(...definition.validateUpdate(next, current));
     }
     this.#check(next, errors);
