@@ -39,26 +39,24 @@ function deployment(
   };
 }
 
-function created(fm: ReturnType<typeof newFieldManager>, obj: JsonObject): ManagedFieldsEntry[] {
-  return fm.update({
+/** The input of a create of `obj` by kubectl. */
+function createOf(obj: JsonObject): Parameters<typeof updateManagedFields>[0] {
+  return {
     live: undefined,
     updated: obj,
     manager: "kubectl-create",
     apiVersion: "apps/v1",
     time,
     schema: deploymentSchema,
-  });
+  };
+}
+
+function created(fm: ReturnType<typeof newFieldManager>, obj: JsonObject): ManagedFieldsEntry[] {
+  return fm.update(createOf(obj));
 }
 
 function uncached(obj: JsonObject): ManagedFieldsEntry[] {
-  return updateManagedFields({
-    live: undefined,
-    updated: obj,
-    manager: "kubectl-create",
-    apiVersion: "apps/v1",
-    time,
-    schema: deploymentSchema,
-  });
+  return updateManagedFields(createOf(obj));
 }
 
 test("replicas of one template share a shape key: names, uids and label values are blanked", () => {
