@@ -10,7 +10,9 @@ import type { JsonObject } from "../../util/index.ts";
 import { parseAccept, wantsTable } from "../http/accept.ts";
 import { parseGoBool } from "../http/request-info.ts";
 import { segmentOf } from "../registry/generic/strategy.ts";
-import type { CachedObject, CacheEvent, WatchFilter, WatchSink } from "../watch-cache/index.ts";
+import { type EventFrame, eventFrame, FrameMemo } from "../watch/event-frame.ts";
+import { EventWriter } from "../watch/event-writer.ts";
+import type { CacheEvent, WatchFilter, WatchSink } from "../watch-cache/index.ts";
 import {
   type ObjectPredicate,
   optionalInt64,
@@ -23,6 +25,9 @@ import { apiVersionOfStore, checkVerb, type HandlerDeps, type RequestScope } fro
 
 /** A watcher whose socket has this much unsent data is too slow: it is closed to re-list. */
 const maxBufferedBytes = 64 * 1024 * 1024;
+
+/** The bytes of the event the watch cache is fanning out, shared by its watchers. */
+const frames = new FrameMemo();
 
 /**
  * A watch: newline-delimited JSON events over a chunked response, headers flushed at once,
@@ -50,52 +55,60 @@ export async function handleWatch(deps: HandlerDeps, scope: RequestScope): Promi
   res.setHeader("Transfer-Encoding", "chunked");
   res.flushHeaders();
 
-  let firstTable = true;
-  const encode = (type: string, object: CachedObject | JsonObject): string => {
-    if (table !== undefined && type !== "BOOKMARK" && type !== "ERROR") {
-      const value =
-        "json" in object && typeof object.json === "function"
-          ? (object as CachedObject).object
-          : (object as JsonObject);
-      const body = deps.tables.convert(store, [value], {
-        now: deps.clock.now(),
-        includeObject: table.includeObject,
-        withColumns: firstTable,
-      });
-      firstTable = false;
-      return `{"type":"${type}","object":${JSON.stringify(body)}}\n`;
-    }
-    const text =
-      "json" in object && typeof object.json === "function"
-        ? (object as CachedObject).json()
-        : JSON.stringify(object);
-    return `{"type":"${type}","object":${text}}\n`;
-  };
-
   const done = new AbortController();
-  const finish = (): void => done.abort();
+  // Once the watch is finishing, no event is added; what is pending still goes out in order.
+  let finishing = false;
+  const finish = (): void => {
+    finishing = true;
+    done.abort();
+  };
   req.on("close", finish);
   res.on("close", finish);
   // One listener per open watch: lift the EventTarget's warning threshold of 10.
   setMaxListeners(0, deps.shutdown);
   deps.shutdown.addEventListener("abort", finish, { once: true });
 
-  // Events of one tick (a group commit's worth) leave in one write instead of one each. Waiting
-  // for the next loop turn (setImmediate) batches more but measured worse for p99 latency.
-  let corked = false;
-  const uncork = (): void => {
-    corked = false;
-    res.uncork();
+  // Events of one loop turn leave in one write per watcher, at the end of the turn.
+  const writer = new EventWriter(res, maxBufferedBytes, finish);
+  let ended = false;
+  const endWatch = (): void => {
+    if (ended) return;
+    ended = true;
+    req.off("close", finish);
+    res.off("close", finish);
+    deps.shutdown.removeEventListener("abort", finish);
+    // What this turn has pending goes out before the end, unless the client is gone.
+    writer.close(!res.destroyed);
+    if (!res.writableEnded) res.end();
   };
-  const write = (text: string): void => {
-    if (done.signal.aborted) return;
-    if (!corked) {
-      corked = true;
-      res.cork();
-      process.nextTick(uncork);
+  let firstTable = true;
+  const tableFrame = (type: string, object: JsonObject): EventFrame => {
+    const body = deps.tables.convert(store, [object], {
+      now: deps.clock.now(),
+      includeObject: table?.includeObject ?? "Metadata",
+      withColumns: firstTable,
+    });
+    firstTable = false;
+    return eventFrame(type, JSON.stringify(body));
+  };
+  /** An event of the watch cache: its bytes are made once and shared by every watcher. */
+  const deliver = (event: CacheEvent): void => {
+    if (finishing) return;
+    const object = event.object;
+    if (table === undefined) {
+      writer.write(frames.get(object, event.type, () => eventFrame(event.type, object.json())));
+    } else if (firstTable) {
+      // The first Table event carries the column definitions: this watcher's own.
+      writer.write(tableFrame(event.type, object.object));
+    } else {
+      const variant = `table:${event.type}:${table.includeObject}`;
+      writer.write(frames.get(object, variant, () => tableFrame(event.type, object.object)));
     }
-    res.write(text);
-    if (res.writableLength > maxBufferedBytes) finish();
+  };
+  /** A BOOKMARK or ERROR event, this watcher's own. */
+  const writeOwn = (type: string, object: JsonObject): void => {
+    if (finishing) return;
+    writer.write(eventFrame(type, JSON.stringify(object)));
   };
   const bookmark = (annotations?: Record<string, string>): void => {
     const metadata: Record<string, unknown> = {
@@ -103,13 +116,11 @@ export async function handleWatch(deps: HandlerDeps, scope: RequestScope): Promi
       creationTimestamp: null,
     };
     if (annotations !== undefined) metadata["annotations"] = annotations;
-    write(
-      encode("BOOKMARK", {
-        kind: definition.kind,
-        apiVersion: apiVersionOfStore(store),
-        metadata,
-      } as JsonObject),
-    );
+    writeOwn("BOOKMARK", {
+      kind: definition.kind,
+      apiVersion: apiVersionOfStore(store),
+      metadata,
+    } as JsonObject);
   };
 
   const namespace = definition.namespaced ? info.namespace : "";
@@ -118,7 +129,7 @@ export async function handleWatch(deps: HandlerDeps, scope: RequestScope): Promi
     matches: (object) => predicate(object.object as unknown as KubeObject),
   };
   const sink: WatchSink = {
-    deliver: (event: CacheEvent) => write(encode(event.type, event.object)),
+    deliver,
     // The cache was rebuilt from a fresh list: end the watch; the client watches again from
     // its last resourceVersion and is told to re-list (410), as upstream's cacher does.
     terminate: finish,
@@ -132,7 +143,7 @@ export async function handleWatch(deps: HandlerDeps, scope: RequestScope): Promi
       // Synthetic ADDED events and the subscription happen in one synchronous step, so no change
       // can fall between them.
       const from = deps.cache.revision;
-      for (const event of cache.initialEvents(filter)) sink.deliver(event);
+      for (const event of cache.initialEvents(filter)) deliver(event);
       if (sendInitialEvents === true && allowBookmarks) {
         bookmark({ "k8s.io/initial-events-end": "true" });
       }
@@ -140,25 +151,23 @@ export async function handleWatch(deps: HandlerDeps, scope: RequestScope): Promi
     } else {
       const from = rv ?? 0;
       if (from < cache.historyStart) {
-        write(
-          encode("ERROR", {
-            kind: "Status",
-            apiVersion: "v1",
-            metadata: {},
-            status: "Failure",
-            message: `too old resource version: ${from} (${cache.historyStart})`,
-            reason: "Expired",
-            code: 410,
-          } as JsonObject),
-        );
-        res.end();
+        writeOwn("ERROR", {
+          kind: "Status",
+          apiVersion: "v1",
+          metadata: {},
+          status: "Failure",
+          message: `too old resource version: ${from} (${cache.historyStart})`,
+          reason: "Expired",
+          code: 410,
+        } as JsonObject);
+        endWatch();
         return;
       }
       stop = cache.watch(from, filter, sink);
     }
   } catch (error: unknown) {
-    write(encode("ERROR", asApiError(error).toStatus() as unknown as JsonObject));
-    res.end();
+    writeOwn("ERROR", asApiError(error).toStatus() as unknown as JsonObject);
+    endWatch();
     return;
   }
 
@@ -175,10 +184,7 @@ export async function handleWatch(deps: HandlerDeps, scope: RequestScope): Promi
   } finally {
     for (const timer of timers) clearTimeout(timer);
     stop();
-    req.off("close", finish);
-    res.off("close", finish);
-    deps.shutdown.removeEventListener("abort", finish);
-    if (!res.writableEnded) res.end();
+    endWatch();
   }
 }
 

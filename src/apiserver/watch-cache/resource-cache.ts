@@ -301,9 +301,10 @@ function deliverFiltered(watcher: Watcher, event: CacheEvent): void {
   }
   const curMatches = matches(event.object);
   if (curMatches) {
-    watcher.sink.deliver(
-      prevMatches ? { ...event, type: "MODIFIED" } : { ...event, type: "ADDED" },
-    );
+    // Usually the watcher sees the change as it is (the same event object for every watcher);
+    // a selector it starts or stops matching turns it into ADDED or DELETED.
+    const type = prevMatches ? "MODIFIED" : "ADDED";
+    watcher.sink.deliver(event.type === type ? event : { ...event, type });
   } else if (prevMatches && event.prev !== undefined) {
     // The object left the selection: upstream's watch cache sends DELETED with the new revision.
     watcher.sink.deliver({ ...event, type: "DELETED" });
