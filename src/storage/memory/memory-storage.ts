@@ -78,7 +78,16 @@ export function newMemoryStorage(options: MemoryStorageOptions = {}): MemoryStor
   const latestLive = (key: StorageKey): Versioned | undefined => history.get(key)?.at(-1)?.item;
 
   /** Appends a version and its event; the caller has checked every precondition. */
-  const commit = (key: StorageKey, item: Versioned | undefined, event: WatchEvent): void => {
+  /**
+   * Records a write and publishes its event; `text` (the caller's JSON of the value) goes out
+   * with the live event only, so the history kept for replays holds no second copy of the value.
+   */
+  const commit = (
+    key: StorageKey,
+    item: Versioned | undefined,
+    event: WatchEvent,
+    text?: string,
+  ): void => {
     let versions = history.get(key);
     if (versions === undefined) {
       versions = [];
@@ -90,7 +99,9 @@ export function newMemoryStorage(options: MemoryStorageOptions = {}): MemoryStor
     else if (event.type === "put" && event.created) liveKeys.add(key);
     log.push(event);
     current = event.revision;
-    hub.publish(key, () => event);
+    hub.publish(key, () =>
+      text === undefined || event.type !== "put" ? event : { ...event, text },
+    );
   };
 
   const checkReadable = (key: StorageKey, revision: Revision): void => {
@@ -177,7 +188,7 @@ export function newMemoryStorage(options: MemoryStorageOptions = {}): MemoryStor
       return liveKeys.count(range.start, range.end);
     },
 
-    create: async (key, value) => {
+    create: async (key, value, text) => {
       ensureOpen(key);
       const existing = latestLive(key);
       if (existing !== undefined) throw new StorageError("AlreadyExists", key, existing.revision);
@@ -185,11 +196,11 @@ export function newMemoryStorage(options: MemoryStorageOptions = {}): MemoryStor
       // A private copy, normalised as a backend storing JSON text would store it.
       const stored = jsonCopy(value);
       const item: Versioned = { key, value: stored, revision, createRevision: revision };
-      commit(key, item, { type: "put", key, value: stored, revision, created: true });
+      commit(key, item, { type: "put", key, value: stored, revision, created: true }, text);
       return item;
     },
 
-    update: async (key, value, expected) => {
+    update: async (key, value, expected, text) => {
       ensureOpen(key);
       const existing = latestLive(key);
       if (existing === undefined) throw new StorageError("NotFound", key);
@@ -204,14 +215,19 @@ export function newMemoryStorage(options: MemoryStorageOptions = {}): MemoryStor
         revision,
         createRevision: existing.createRevision,
       };
-      commit(key, item, {
-        type: "put",
+      commit(
         key,
-        value: stored,
-        revision,
-        created: false,
-        prevValue: existing.value,
-      });
+        item,
+        {
+          type: "put",
+          key,
+          value: stored,
+          revision,
+          created: false,
+          prevValue: existing.value,
+        },
+        text,
+      );
       return item;
     },
 
