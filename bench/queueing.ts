@@ -20,10 +20,15 @@
  *    admission), and the minimum over ClusterQueues of the time-averaged CPU reservation as a
  *    share of nominal quota; times are also shown scaled back by the compression factor.
  *
+ * The pods are created from a worker thread (bench/load.ts), as a user's client sends them from
+ * a process of its own, so that its work does not land on the API server's thread.
  * `--queueing-process` runs the queueing controllers as `gantry queueing` in a process of their
- * own, as Kueue runs beside kube-apiserver, with the pod webhook in the API server; without it
- * they run in the bench's process, as `gantry up` runs them. CPU figures count both processes,
- * the bench's own client (creates, a watch of admitted pods) included.
+ * own, as Kueue runs beside kube-apiserver, with the pod webhook in the API server;
+ * `--component-threads` runs them in a worker thread of the bench's process, as
+ * `gantry up --component-threads` does; without either they run on the API server's thread, as
+ * plain `gantry up` runs them. CPU figures count every thread and both processes, the bench's
+ * own clients (creates, a watch of admitted pods) included; the single-pod and group phases
+ * also print each thread's event-loop utilization.
  *
  * Not a test: figures depend on the machine. Each phase stops after `--budget` seconds (240)
  * and says so. Progress goes to stderr every two seconds.
@@ -41,7 +46,8 @@ import { startAllInOne } from "../src/cmd/all-in-one.ts";
 import { connectionFromKubeconfig, newComponentClient } from "../src/cmd/component-client.ts";
 import { defaultQueueingConfig } from "../src/queueing/index.ts";
 import { discardLogger } from "../src/util/index.ts";
-import { fmt, table } from "./stats.ts";
+import { startLoadClient } from "./load-client.ts";
+import { fmt, percentile, table } from "./stats.ts";
 
 const { values } = parseArgs({
   options: {
@@ -51,9 +57,11 @@ const { values } = parseArgs({
     budget: { type: "string", default: "240" },
     only: { type: "string", default: "" },
     "queueing-process": { type: "boolean", default: false },
+    "component-threads": { type: "boolean", default: false },
   },
 });
 const queueingProcess = values["queueing-process"];
+const componentThreads = values["component-threads"];
 const podCount = Number(values.pods);
 const groupCount = Number(values.groups);
 const compress = Number(values.compress);
@@ -77,17 +85,6 @@ const apiVersion = "kueue.x-k8s.io/v1beta1";
 const progress = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
-
-async function inBatches<T>(items: readonly T[], size: number, fn: (item: T) => Promise<unknown>) {
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await fn(item);
-    }
-  };
-  await Promise.all(Array.from({ length: size }, lane));
-}
 
 type BenchClient = ReturnType<typeof newComponentClient>;
 
@@ -138,9 +135,20 @@ function processCpuSeconds(pid: number | undefined): number {
 /** This process's CPU seconds, plus the queueing process's when there is one. */
 type CpuMeter = () => number;
 
-async function withGantry<T>(
-  fn: (client: BenchClient, signal: AbortSignal, cpu: CpuMeter) => Promise<T>,
-): Promise<T> {
+/** Event-loop utilization per thread since the meter was made: `[thread, share busy]`. */
+type UtilizationMeter = () => readonly (readonly [string, number])[];
+
+interface Bench {
+  readonly client: BenchClient;
+  readonly signal: AbortSignal;
+  readonly cpu: CpuMeter;
+  /** The API server's address, for the load worker. */
+  readonly url: string;
+  /** Starts measuring each thread's event-loop utilization from now. */
+  readonly utilization: () => UtilizationMeter;
+}
+
+async function withGantry<T>(fn: (bench: Bench) => Promise<T>): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), "gantry-bench-queueing-"));
   const gantry = await startAllInOne({
     dataDir,
@@ -150,7 +158,12 @@ async function withGantry<T>(
     logger: discardLogger,
     ...(queueingProcess
       ? { queueing: defaultQueueingConfig }
-      : { components: { queueing: { config: defaultQueueingConfig } } }),
+      : {
+          components: {
+            queueing: { config: defaultQueueingConfig },
+            ...(componentThreads ? { threads: [["queueing"]] } : {}),
+          },
+        }),
   });
   const stop = new AbortController();
   let child: ChildProcess | undefined;
@@ -178,7 +191,24 @@ async function withGantry<T>(
       return (own.user + own.system) / 1e6 + processCpuSeconds(pid);
     };
     const client = newComponentClient(connectionFromKubeconfig(gantry.kubeconfigPath), "bench");
-    return await fn(client, stop.signal, cpu);
+    const utilization = (): UtilizationMeter => {
+      const main = performance.eventLoopUtilization();
+      const threads = gantry.components.threads?.utilization() ?? [];
+      return () => [
+        ["API server (main)", performance.eventLoopUtilization(main).utilization],
+        ...threads.map((before) => {
+          const now = gantry.components.threads
+            ?.utilization()
+            .find((t) => t.thread === before.thread);
+          const busy =
+            now === undefined
+              ? 0
+              : performance.eventLoopUtilization(now.elu, before.elu).utilization;
+          return [before.thread, busy] as const;
+        }),
+      ];
+    };
+    return await fn({ client, signal: stop.signal, cpu, url: gantry.url, utilization });
   } finally {
     stop.abort();
     if (child !== undefined && child.exitCode === null) {
@@ -210,16 +240,26 @@ interface PodPhase {
   readonly admitted: number;
   readonly createSeconds: number;
   readonly wallSeconds: number;
+  /**
+   * p50 and p99 of the time from each pod's creation to its ungating, in seconds (creation
+   * timestamps have whole seconds: up to one second more).
+   */
+  readonly waitSeconds: readonly [number, number];
   /** CPU time of this process (every component and the bench's own client) over the phase. */
   readonly cpuSeconds: number;
   /** API requests made from the first create to the last admission, per `VERB resource`. */
   readonly requests: ReadonlyMap<string, number>;
+  /** Each thread's event-loop utilization over the phase (the load worker's left out). */
+  readonly threads: readonly (readonly [string, number])[];
   readonly note: string;
 }
 
-/** Creates `pods` (64 at a time) and waits until every one is ungated or the budget runs out. */
+/**
+ * Creates `pods` (64 at a time, from the load worker) and waits until every one is ungated or
+ * the budget runs out.
+ */
 async function podPhase(name: string, pods: readonly Pod[]): Promise<PodPhase> {
-  return withGantry(async (client, signal, cpu) => {
+  return withGantry(async ({ client, signal, cpu, url, utilization }) => {
     await client.create(flavorsRef, {
       apiVersion,
       kind: "ResourceFlavor",
@@ -255,6 +295,8 @@ async function podPhase(name: string, pods: readonly Pod[]): Promise<PodPhase> {
     } as never);
     const informers = newInformerFactory(client);
     const ungated = new Set<string>();
+    /** Per pod, from its creation (the API server's timestamp, whole seconds) to its ungating. */
+    const waits: number[] = [];
     let last = 0;
     const onPod = (p: unknown): void => {
       const pod = p as Pod;
@@ -263,6 +305,7 @@ async function podPhase(name: string, pods: readonly Pod[]): Promise<PodPhase> {
       if (!ungated.has(name)) {
         ungated.add(name);
         last = performance.now();
+        waits.push(Date.now() - Date.parse(pod.metadata.creationTimestamp ?? ""));
       }
     };
     // Kueue labels a pod with its PodSet when it removes the gate: watching that label, the
@@ -276,25 +319,44 @@ async function podPhase(name: string, pods: readonly Pod[]): Promise<PodPhase> {
     void informers.start(signal);
     await informers.waitForSync(signal);
     await untilQueueingRuns(client, performance.now() + 60_000);
+    const load = startLoadClient(progress);
+    const createPods = (paths: readonly string[]) =>
+      load.run({
+        op: "requests",
+        url,
+        method: "POST",
+        paths,
+        bodies: pods.slice(0, paths.length).map((pod) => JSON.stringify(pod)),
+        clients: 64,
+        status: 201,
+        budgetMs,
+      });
+    // The worker compiles bench/load.ts before its first task: not part of the measure.
+    await createPods([]);
     const countsBefore = await requestCounts(client);
     const cpuBefore = cpu();
+    const busy = utilization();
     const started = performance.now();
     const deadline = started + budgetMs;
     let errors = 0;
+    let failure = "";
     const ticker = setInterval(() => {
       progress(
         `${name}: ${ungated.size}/${pods.length} admitted after ${fmt((performance.now() - started) / 1000, 1)} s`,
       );
     }, 2000);
     try {
-      await inBatches(pods, 64, async (pod) => {
-        if (performance.now() > deadline) return;
-        try {
-          await client.create(podsResource, pod);
-        } catch {
-          errors++;
-        }
-      });
+      try {
+        const created = await createPods(pods.map(() => "/api/v1/namespaces/default/pods"));
+        errors = pods.length - created.count;
+      } catch (error: unknown) {
+        // A create answered otherwise than 201 stops the worker: count what made it.
+        failure = `creates failed: ${String(error)}; `;
+        const listed = await client.list(podsResource, "default");
+        errors = pods.length - (listed.items.length - 1);
+      } finally {
+        await load.close();
+      }
       const createSeconds = (performance.now() - started) / 1000;
       while (ungated.size < pods.length - errors && performance.now() < deadline) {
         await new Promise((r) => setTimeout(r, 50));
@@ -302,6 +364,7 @@ async function podPhase(name: string, pods: readonly Pod[]): Promise<PodPhase> {
       const done = ungated.size >= pods.length - errors;
       const wallEnd = done ? last : performance.now();
       const cpuSeconds = cpu() - cpuBefore;
+      const threads = busy();
       // Let the writes that follow the last ungate (events, queue statuses) land before counting.
       await new Promise((r) => setTimeout(r, 2000));
       const requests = countDelta(countsBefore, await requestCounts(client));
@@ -311,8 +374,10 @@ async function podPhase(name: string, pods: readonly Pod[]): Promise<PodPhase> {
         admitted: ungated.size,
         createSeconds,
         wallSeconds: (wallEnd - started) / 1000,
+        waitSeconds: [percentile(waits, 50) / 1000, percentile(waits, 99) / 1000],
         cpuSeconds,
-        note: `${errors > 0 ? `${errors} creates failed; ` : ""}${done ? "" : "budget ran out"}`,
+        threads,
+        note: `${failure}${errors > 0 ? `${errors} creates failed; ` : ""}${done ? "" : "budget ran out"}`,
       };
     } finally {
       clearInterval(ticker);
@@ -370,7 +435,7 @@ interface BaselineResult {
 }
 
 async function baseline(): Promise<BaselineResult> {
-  return withGantry(async (client, signal) => {
+  return withGantry(async ({ client, signal }) => {
     if (queueingProcess) await untilQueueingRuns(client, performance.now() + 60_000);
     await client.create(flavorsRef, {
       apiVersion,
@@ -649,10 +714,16 @@ function requestTable(title: string, r: PodPhase): string {
   );
   const per = (n: number): string => fmt(n / Math.max(1, r.admitted), 2);
   const writes = entries.filter(([k]) => mutating.test(k)).reduce((n, [, v]) => n + v, 0);
+  const busy = r.threads.map(([thread, share]) => `${thread} ${fmt(share * 100, 0)} %`);
   return `\nAPI requests per admitted pod, ${title}\n${table(
     ["Request", "Total", "Per pod"],
     [...entries.map(([k, v]) => [k, fmt(v), per(v)]), ["all writes", fmt(writes), per(writes)]],
-  )}\n`;
+  )}\nEvent loops busy: ${busy.join(", ")}\n`;
+}
+
+/** A phase's p50 / p99 wait from creation to ungating. */
+function waits(r: PodPhase): string {
+  return `${fmt(r.waitSeconds[0], 1)} / ${fmt(r.waitSeconds[1], 1)}`;
 }
 
 async function main(): Promise<void> {
@@ -668,6 +739,7 @@ async function main(): Promise<void> {
       fmt(r.createSeconds, 1),
       fmt(r.wallSeconds, 1),
       fmt(r.admitted / r.wallSeconds),
+      waits(r),
       fmt((r.cpuSeconds * 1000) / Math.max(1, r.admitted), 2),
       r.note,
     ]);
@@ -687,6 +759,7 @@ async function main(): Promise<void> {
       fmt(r.createSeconds, 1),
       fmt(r.wallSeconds, 1),
       `${fmt(r.admitted / r.wallSeconds)} pods (${fmt(r.admitted / 10 / r.wallSeconds)} groups)`,
+      waits(r),
       fmt((r.cpuSeconds * 1000) / Math.max(1, r.admitted), 2),
       r.admitted === 0 ? `groups never admitted (pod-group support missing?) ${r.note}` : r.note,
     ]);
@@ -694,7 +767,16 @@ async function main(): Promise<void> {
   if (rows.length > 0) {
     process.stdout.write(
       `\nPlain-pod admission end to end (gate removed), free quota\n${table(
-        ["Workloads", "Admitted", "Create s", "Wall s", "Admitted/s", "CPU ms/pod", "Note"],
+        [
+          "Workloads",
+          "Admitted",
+          "Create s",
+          "Wall s",
+          "Admitted/s",
+          "Wait p50 / p99 s",
+          "CPU ms/pod",
+          "Note",
+        ],
         rows,
       )}\n${requestTables.join("")}`,
     );

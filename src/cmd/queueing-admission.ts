@@ -38,6 +38,7 @@ function env(reader: ObjectReader, config: QueueingConfig): PodWebhookEnv {
     hasLocalQueue(namespace, name) {
       return reader.get("localqueues.kueue.x-k8s.io", namespace, name) !== undefined;
     },
+    selectors: new WeakMap(),
   };
 }
 

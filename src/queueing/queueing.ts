@@ -19,7 +19,6 @@ import {
   isConflict,
   isNotFound,
   namespacesResource,
-  newRateLimitingQueue,
   podsResource,
   priorityClassesResource,
   type SharedInformer,
@@ -36,7 +35,9 @@ import {
   podEventKey,
   reconcileKey,
   workloadEventKeys,
+  workloadEventLane,
 } from "./pod-integration/keys.ts";
+import { newReconcileQueue } from "./pod-integration/reconcile-queue.ts";
 import {
   clusterQueuesResource,
   kueueWorkloadsResource,
@@ -89,6 +90,12 @@ export function beyondStatus(old: unknown, next: unknown): boolean {
   return rest(a) !== rest(b);
 }
 
+/**
+ * How many pod and group keys are reconciled at once: Kueue's shipped configuration sets
+ * `controller.groupKindConcurrency` to 5 for `Pod`.
+ */
+export const podReconcilerWorkers = 5;
+
 export function newQueueing(deps: QueueingDeps, config: QueueingConfig): Queueing {
   const f = deps.informers;
   const pods = f.forResource<Pod>(podsResource);
@@ -102,7 +109,9 @@ export function newQueueing(deps: QueueingDeps, config: QueueingConfig): Queuein
   pods.addIndexers(podIndexers);
   workloads.addIndexers(workloadIndexers);
   const indexes = newPodIndexes(pods.indexer, workloads.indexer);
-  const queue = newRateLimitingQueue<string>({ clock: deps.clock });
+  // Two lanes: the pods of Workloads just admitted (or evicted, or deleted) are reconciled before
+  // the creations of newer pods queued ahead of them.
+  const queue = newReconcileQueue(deps.clock);
   const scheduler = newAdmissionScheduler({
     client: deps.client,
     clock: deps.clock,
@@ -139,7 +148,8 @@ export function newQueueing(deps: QueueingDeps, config: QueueingConfig): Queuein
     const object =
       (w as { obj?: DeepReadonly<KueueWorkload> }).obj ?? (w as DeepReadonly<KueueWorkload>);
     if (object?.metadata === undefined) return;
-    for (const key of workloadEventKeys(object)) queue.add(key);
+    const lane = workloadEventLane(object);
+    for (const key of workloadEventKeys(object)) queue.add(key, lane);
     // The echo of an admission the cycle wrote and assumed changes no decision.
     if (!scheduler.observe(object, deleted)) kick();
   };
@@ -191,7 +201,7 @@ export function newQueueing(deps: QueueingDeps, config: QueueingConfig): Queuein
     for (;;) {
       const next = await queue.get();
       if (next.shutdown) return;
-      const key = next.item;
+      const { key, lane } = next.item;
       try {
         await reconcileKey(reconcilerDeps, key);
         queue.forget(key);
@@ -199,7 +209,7 @@ export function newQueueing(deps: QueueingDeps, config: QueueingConfig): Queuein
         if (!isConflict(error) && !isNotFound(error)) {
           deps.logger.error("Cannot reconcile pod", { pod: key, error });
         }
-        queue.addRateLimited(key);
+        queue.addRateLimited(key, lane);
       } finally {
         queue.done(key);
       }
@@ -250,7 +260,7 @@ export function newQueueing(deps: QueueingDeps, config: QueueingConfig): Queuein
     async start(signal: AbortSignal): Promise<void> {
       // The caller starts `informers`; work begins once they have synced.
       if (!(await f.waitForSync(signal))) return;
-      const workers = [worker(), worker(), worker(), worker()];
+      const workers = Array.from({ length: podReconcilerWorkers }, worker);
       signal.addEventListener("abort", () => queue.shutDown(), { once: true });
       await Promise.all([admissionLoop(signal), ...workers]);
       // The cycle's writes still out finish (or fail) before the component counts as stopped;

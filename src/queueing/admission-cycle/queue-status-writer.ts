@@ -9,6 +9,7 @@
 import { type ClusterQueue, type LocalQueue, setWorkloadCondition } from "../../api/index.ts";
 import { type Client, isConflict, isNotFound, type ResourceRef } from "../../client/index.ts";
 import { type Clock, type DeepReadonly, deepCopy, type Logger } from "../../util/index.ts";
+import { withoutManagedFields } from "../write-body.ts";
 import type { ActiveState } from "./queue-statuses.ts";
 import type { WriteQueue } from "./write-queue.ts";
 
@@ -60,8 +61,8 @@ export function newQueueStatusWriter(
   /** Queues whose write was out when a cycle looked: its settling asks for another cycle. */
   const waiting = new Set<string>();
 
-  /** Takes a token of queue `id` at `now`; otherwise says when one comes back. */
-  const take = (id: string, now: number): number | undefined => {
+  /** Queue `id`'s tokens at `now`, with those earned since. */
+  const bucketOf = (id: string, now: number): { tokens: number; at: number } => {
     const bucket = tokens.get(id) ?? { tokens: burst, at: now };
     const earned = Math.floor((now - bucket.at) / batchMs);
     if (earned > 0) {
@@ -69,9 +70,7 @@ export function newQueueStatusWriter(
       bucket.at = bucket.tokens === burst ? now : bucket.at + earned * batchMs;
     }
     tokens.set(id, bucket);
-    if (bucket.tokens === 0) return bucket.at + batchMs;
-    bucket.tokens--;
-    return undefined;
+    return bucket;
   };
 
   return {
@@ -81,6 +80,13 @@ export function newQueueStatusWriter(
         // Looked at again once that write settles.
         due.delete(id);
         waiting.add(id);
+        return id;
+      }
+      const bucket = force ? undefined : bucketOf(id, now.getTime());
+      if (bucket !== undefined && bucket.tokens === 0) {
+        // Paced: held until a token comes back, then compared and written as the status is by
+        // then. Not compared now: under a stream of admissions most cycles end here.
+        due.set(id, bucket.at + batchMs);
         return id;
       }
       const current = object.status as Record<string, unknown> | undefined;
@@ -99,19 +105,12 @@ export function newQueueStatusWriter(
         due.delete(id);
         return id;
       }
-      if (!force) {
-        // Paced: held until a token comes back, then written as the status is by then.
-        const at = take(id, now.getTime());
-        if (at !== undefined) {
-          due.set(id, at);
-          return id;
-        }
-      }
+      if (bucket !== undefined) bucket.tokens--;
       due.delete(id);
       const next = { ...deepCopy(object), status: desired };
       deps.writes.enqueue(id, "background", async () => {
         try {
-          await deps.client.updateStatus(resource, next as never);
+          await deps.client.updateStatus(resource, withoutManagedFields(next) as never);
         } catch (error: unknown) {
           if (!isConflict(error) && !isNotFound(error)) {
             deps.logger?.error("Cannot write queue status", { queue: id, error });

@@ -37,6 +37,7 @@ import {
   kueueWorkloadsResource,
   localQueuesResource,
 } from "../resources.ts";
+import { withoutManagedFields } from "../write-body.ts";
 import { type CyclePlan, planCycle } from "./cycle.ts";
 import { type PreemptionTarget, preemptionMessage } from "./preemption.ts";
 import { newQueueStatusWriter } from "./queue-status-writer.ts";
@@ -174,7 +175,10 @@ export function newAdmissionScheduler(
     const base = assumed.get(k)?.base ?? original;
     writes.enqueue(k, priority, async () => {
       try {
-        const written = await deps.client.updateStatus<KueueWorkload>(kueueWorkloadsResource, next);
+        const written = await deps.client.updateStatus<KueueWorkload>(
+          kueueWorkloadsResource,
+          withoutManagedFields(next),
+        );
         if (index.get(k) === next) {
           index.upsert(written);
           assumed.set(k, { over: written.metadata.resourceVersion ?? "", base: written });

@@ -26,6 +26,7 @@ import {
 import { podsResource, referenceTo } from "../../client/index.ts";
 import { type DeepReadonly, deepCopy } from "../../util/index.ts";
 import { kueueWorkloadsResource } from "../resources.ts";
+import { withoutManagedFields } from "../write-body.ts";
 import type { UidExpectations } from "./expectations.ts";
 import {
   driverOf,
@@ -228,7 +229,7 @@ export async function reconcileGroup(
     } else if (workload.spec.queueName !== queueNameOf(pod.metadata)) {
       const next = deepCopy(workload) as KueueWorkload;
       next.spec.queueName = queueNameOf(pod.metadata);
-      await deps.client.update<KueueWorkload>(kueueWorkloadsResource, next);
+      await deps.client.update<KueueWorkload>(kueueWorkloadsResource, withoutManagedFields(next));
     }
     return;
   }

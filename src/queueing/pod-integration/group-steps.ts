@@ -18,6 +18,7 @@ import {
 import { podsResource, referenceTo } from "../../client/index.ts";
 import { type DeepReadonly, deepCopy } from "../../util/index.ts";
 import { kueueWorkloadsResource } from "../resources.ts";
+import { withoutManagedFields } from "../write-body.ts";
 import {
   constructGroupPodSets,
   isFastAdmission,
@@ -112,7 +113,10 @@ export async function ensureOwnedByAll(
       uid: p.metadata.uid ?? "",
     })),
   ];
-  const written = await deps.client.update<KueueWorkload>(kueueWorkloadsResource, next);
+  const written = await deps.client.update<KueueWorkload>(
+    kueueWorkloadsResource,
+    withoutManagedFields(next),
+  );
   deps.events.event(
     referenceTo(written, kueueWorkloadsResource),
     "Normal",

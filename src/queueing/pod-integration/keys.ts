@@ -5,6 +5,8 @@
  */
 import {
   isGroupWorkloadAnnotation,
+  isWorkloadAdmitted,
+  isWorkloadEvicted,
   type KueueWorkload,
   managedFinalizer,
   type Pod,
@@ -14,6 +16,7 @@ import type { DeepReadonly } from "../../util/index.ts";
 import type { UidExpectations } from "./expectations.ts";
 import { type GroupReconcilerDeps, groupKey, reconcileGroup } from "./group-reconciler.ts";
 import { reconcilePod } from "./pod-reconciler.ts";
+import type { Lane } from "./reconcile-queue.ts";
 
 /** The key a pod's events map to. */
 export function podEventKey(pod: DeepReadonly<Pod>): string {
@@ -34,6 +37,19 @@ export function workloadEventKeys(workload: DeepReadonly<KueueWorkload>): string
     (o) => o.controller === true && o.kind === "Pod",
   );
   return owner === undefined ? [] : [`${namespace}/${owner.name}`];
+}
+
+/**
+ * The lane a Workload event's keys go in: `front` when the Workload's pods have to change now
+ * (admitted: the gates come off; evicted or being deleted: the pods stop), so that they do not
+ * wait behind the creations of newer pods; `back` otherwise.
+ */
+export function workloadEventLane(workload: DeepReadonly<KueueWorkload>): Lane {
+  return isWorkloadAdmitted(workload) ||
+    isWorkloadEvicted(workload) ||
+    workload.metadata.deletionTimestamp !== undefined
+    ? "front"
+    : "back";
 }
 
 /**

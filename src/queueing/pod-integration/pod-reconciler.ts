@@ -37,6 +37,7 @@ import {
 import { type Clock, type DeepReadonly, deepCopy } from "../../util/index.ts";
 import type { QueueingConfig } from "../config.ts";
 import { kueueWorkloadsResource } from "../resources.ts";
+import { withoutManagedFields } from "../write-body.ts";
 import type { PodIndexes } from "./indexes.ts";
 import { type WorkloadPriority, workloadForPod } from "./workload-for-pod.ts";
 import {
@@ -200,7 +201,7 @@ export async function reconcilePod(
     } else if (workload.spec.queueName !== queueNameOf(pod.metadata)) {
       const next = deepCopy(workload) as KueueWorkload;
       next.spec.queueName = queueNameOf(pod.metadata);
-      await deps.client.update<KueueWorkload>(kueueWorkloadsResource, next);
+      await deps.client.update<KueueWorkload>(kueueWorkloadsResource, withoutManagedFields(next));
     }
     return;
   }

@@ -14,6 +14,7 @@ import {
   isDns1123Label,
   isDns1123Subdomain,
   type LabelSelector,
+  type LabelSelectorExpr,
   managedFinalizer,
   managedLabel,
   matchesLabels,
@@ -46,6 +47,11 @@ export interface PodWebhookEnv {
   namespaceLabels(namespace: string): Readonly<Record<string, string>> | undefined;
   /** Whether a LocalQueue exists (LocalQueueDefaulting looks for one named `default`). */
   hasLocalQueue(namespace: string, name: string): boolean;
+  /**
+   * Where the config's selectors are kept once compiled, by selector object, so that each pod
+   * does not parse them again. @default compiled for every pod
+   */
+  readonly selectors?: WeakMap<object, LabelSelectorExpr>;
 }
 
 export type DefaultResult =
@@ -62,11 +68,17 @@ const labelsPath = fieldPath("metadata", "labels");
 const annotationsPath = fieldPath("metadata", "annotations");
 
 function selects(
+  env: PodWebhookEnv,
   selector: LabelSelector | undefined,
   labels: Readonly<Record<string, string>>,
 ): boolean {
   if (selector === undefined) return true;
-  return matchesLabels(selectorFromLabelSelector(selector), labels);
+  let parsed = env.selectors?.get(selector);
+  if (parsed === undefined) {
+    parsed = selectorFromLabelSelector(selector);
+    env.selectors?.set(selector, parsed);
+  }
+  return matchesLabels(parsed, labels);
 }
 
 /** Whether the pod's controller is a kind an enabled integration other than `pod` manages. */
@@ -94,11 +106,11 @@ export function defaultPod(pod: DeepReadonly<Pod>, env: PodWebhookEnv): DefaultR
     if (nsLabels === undefined) {
       return { kind: "error", message: `namespaces "${namespace}" not found` };
     }
-    if (!selects(config.managedJobsNamespaceSelector, nsLabels)) return { kind: "unchanged" };
-    if (!selects(config.podOptions.podSelector, pod.metadata.labels ?? {})) {
+    if (!selects(env, config.managedJobsNamespaceSelector, nsLabels)) return { kind: "unchanged" };
+    if (!selects(env, config.podOptions.podSelector, pod.metadata.labels ?? {})) {
       return { kind: "unchanged" };
     }
-    if (!selects(config.podOptions.namespaceSelector, nsLabels)) return { kind: "unchanged" };
+    if (!selects(env, config.podOptions.namespaceSelector, nsLabels)) return { kind: "unchanged" };
     if (isOwnerManagedByKueue(pod, config)) return { kind: "unchanged" };
     const defaultQueue =
       queueNameOf(pod.metadata) === "" && env.hasLocalQueue(namespace, "default");

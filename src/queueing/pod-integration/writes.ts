@@ -34,6 +34,7 @@ import {
 } from "../../client/index.ts";
 import { type Clock, type DeepReadonly, deepCopy } from "../../util/index.ts";
 import { kueueWorkloadsResource } from "../resources.ts";
+import { withoutManagedFields } from "../write-body.ts";
 
 type P = DeepReadonly<Pod>;
 type W = DeepReadonly<KueueWorkload>;
@@ -59,7 +60,9 @@ export async function removeWorkloadFinalizer(deps: WriteDeps, workload: W): Pro
   next.metadata.finalizers = (next.metadata.finalizers ?? []).filter(
     (f) => f !== resourceInUseFinalizer,
   );
-  await ignoreNotFound(deps.client.update<KueueWorkload>(kueueWorkloadsResource, next));
+  await ignoreNotFound(
+    deps.client.update<KueueWorkload>(kueueWorkloadsResource, withoutManagedFields(next)),
+  );
 }
 
 /** Removes `kueue.x-k8s.io/managed`; true when there was one to remove. */
@@ -68,7 +71,7 @@ export async function removePodFinalizer(deps: WriteDeps, pod: P): Promise<boole
   const next = deepCopy(pod) as Pod;
   next.metadata.finalizers = (next.metadata.finalizers ?? []).filter((f) => f !== managedFinalizer);
   if (next.metadata.finalizers.length === 0) delete next.metadata.finalizers;
-  await ignoreNotFound(deps.client.update<Pod>(podsResource, next));
+  await ignoreNotFound(deps.client.update<Pod>(podsResource, withoutManagedFields(next)));
   return true;
 }
 
@@ -90,7 +93,7 @@ export async function stopPod(
     await ignoreNotFound(
       deps.client.updateStatus<Pod>(
         podsResource,
-        terminationTarget(pod, reason, message, deps.clock.now()),
+        withoutManagedFields(terminationTarget(pod, reason, message, deps.clock.now())),
       ),
     );
   }
@@ -129,30 +132,35 @@ export function ungatedPod(
   flavors: Lister<ResourceFlavor>,
   podSet?: string,
 ): Pod {
-  const next = deepCopy(pod) as Pod;
+  // Built over the cached pod's own parts (serialized as they are, never mutated): a deep copy
+  // of the whole pod, managedFields and status included, was most of this function's cost.
   const assignments = workload.status?.admission?.podSetAssignments ?? [];
   const assignment =
     podSet === undefined ? assignments[0] : assignments.find((a) => a.name === podSet);
-  const nodeSelector: Record<string, string> = { ...next.spec.nodeSelector };
-  const tolerations: Toleration[] = [...(next.spec.tolerations ?? [])];
+  const nodeSelector: Record<string, string> = { ...pod.spec.nodeSelector };
+  const tolerations = [...(pod.spec.tolerations ?? [])] as Toleration[];
   for (const flavorName of new Set(Object.values(assignment?.flavors ?? {}))) {
     const flavor = flavors.get(undefined, flavorName);
     Object.assign(nodeSelector, flavor?.spec?.nodeLabels ?? {});
     for (const t of flavor?.spec?.tolerations ?? []) {
       if (!tolerations.some((have) => JSON.stringify(have) === JSON.stringify(t)))
-        tolerations.push(deepCopy(t) as Toleration);
+        tolerations.push(t as Toleration);
     }
   }
-  next.metadata.labels = {
-    ...next.metadata.labels,
-    [podSetLabel]: assignment?.name ?? podSet ?? "main",
-  };
-  if (Object.keys(nodeSelector).length > 0) next.spec.nodeSelector = nodeSelector;
-  if (tolerations.length > 0) next.spec.tolerations = tolerations;
-  const gates = (next.spec.schedulingGates ?? []).filter((g) => g.name !== admissionGate);
-  if (gates.length > 0) next.spec.schedulingGates = gates;
-  else delete next.spec.schedulingGates;
-  return next;
+  const spec = { ...pod.spec } as Pod["spec"];
+  if (Object.keys(nodeSelector).length > 0) spec.nodeSelector = nodeSelector;
+  if (tolerations.length > 0) spec.tolerations = tolerations;
+  const gates = (pod.spec.schedulingGates ?? []).filter((g) => g.name !== admissionGate);
+  if (gates.length > 0) spec.schedulingGates = gates as NonNullable<Pod["spec"]["schedulingGates"]>;
+  else delete spec.schedulingGates;
+  return withoutManagedFields({
+    ...(pod as Pod),
+    metadata: {
+      ...(pod.metadata as Pod["metadata"]),
+      labels: { ...pod.metadata.labels, [podSetLabel]: assignment?.name ?? podSet ?? "main" },
+    },
+    spec,
+  });
 }
 
 async function writeStatus(
@@ -163,7 +171,7 @@ async function writeStatus(
   const next = deepCopy(workload) as KueueWorkload;
   edit(next);
   if (JSON.stringify(next.status) === JSON.stringify(workload.status)) return;
-  await deps.client.updateStatus<KueueWorkload>(kueueWorkloadsResource, next);
+  await deps.client.updateStatus<KueueWorkload>(kueueWorkloadsResource, withoutManagedFields(next));
 }
 
 function withCondition(
