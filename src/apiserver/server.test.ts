@@ -44,7 +44,7 @@ test("HttpHandler: namespaces/NAME/status and /finalize address the namespace it
   assert.deepEqual(finalize.body.spec.finalizers ?? [], []);
 });
 
-test("HttpHandler: pods/status is validated as upstream's ValidatePodStatusUpdate (qosClass is immutable)", async () => {
+test("HttpHandler: pods/status is validated as upstream's ValidatePodStatusUpdate (qosClass is immutable, backfilled when missing)", async () => {
   await using server = await startTestServer();
   const pods = "/api/v1/namespaces/default/pods";
   const created = await server.request("POST", pods, {
@@ -61,9 +61,20 @@ test("HttpHandler: pods/status is validated as upstream's ValidatePodStatusUpdat
   });
   assert.equal(running.status, 200, running.text);
   assert.equal(running.body.status.phase, "Running", "a status write goes through");
-  const changed = await server.request("PUT", `${pods}/web/status`, {
+  const { qosClass: _, ...withoutQos } = running.body.status;
+  const dropped = await server.request("PUT", `${pods}/web/status`, {
     ...running.body,
-    status: { ...running.body.status, qosClass: "Guaranteed" },
+    status: { ...withoutQos, phase: "Running" },
+  });
+  assert.equal(dropped.status, 200, dropped.text);
+  assert.equal(
+    dropped.body.status.qosClass,
+    "BestEffort",
+    "a status without a QoS class keeps the stored one, as upstream's status strategy backfills it",
+  );
+  const changed = await server.request("PUT", `${pods}/web/status`, {
+    ...dropped.body,
+    status: { ...dropped.body.status, qosClass: "Guaranteed" },
   });
   assert.equal(changed.status, 422, changed.text);
   assert.match(

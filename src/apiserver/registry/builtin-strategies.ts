@@ -23,6 +23,15 @@ export function podStrategy(
         (pod["spec"] as { tolerations?: unknown[] }).tolerations = defaultTolerations(pod);
       }
     },
+    prepareForStatusUpdate(pod, old) {
+      // As upstream's podStatusStrategy: the QoS class is set at creation and immutable; a status
+      // written without one (old kubelets dropped it) keeps the stored one.
+      const status = (pod["status"] ?? {}) as { qosClass?: string };
+      const before = (old["status"] as { qosClass?: string } | undefined)?.qosClass;
+      if ((status.qosClass ?? "") === "" && before !== undefined) {
+        pod["status"] = { ...status, qosClass: before };
+      }
+    },
     gracePeriodSeconds(obj: KubeObject, options: DeleteOptions) {
       const pod = obj as PodLike;
       // Unscheduled and finished pods have nothing to stop: they go at once.

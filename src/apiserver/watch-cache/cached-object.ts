@@ -28,6 +28,8 @@ export function newCachedObject(
   const object = withResourceVersion(value, revision);
   const metadata = (object["metadata"] ?? {}) as Record<string, unknown>;
   let text: string | undefined;
+  // Storage's text is let go once the object's own JSON is made from it.
+  let given = stored;
   return {
     key,
     object,
@@ -36,9 +38,12 @@ export function newCachedObject(
     name: typeof metadata["name"] === "string" ? metadata["name"] : "",
     labels: (metadata["labels"] ?? {}) as Record<string, string>,
     json: () => {
-      text ??=
-        (stored === undefined ? undefined : storedWithResourceVersion(stored, value, revision)) ??
-        JSON.stringify(object);
+      if (text === undefined) {
+        text =
+          (given === undefined ? undefined : storedWithResourceVersion(given, value, revision)) ??
+          JSON.stringify(object);
+        given = undefined;
+      }
       return text;
     },
   };

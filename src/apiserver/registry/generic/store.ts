@@ -444,6 +444,7 @@ export class Store {
       else next["status"] = status;
       setOrDelete(next.metadata, "labels", labels);
       setOrDelete(next.metadata, "annotations", annotations);
+      strategy.prepareForStatusUpdate?.(next, current);
     } else if (context.subresource === "") {
       if (definition.subresources.status) {
         if (current["status"] === undefined) delete next["status"];

@@ -16,6 +16,8 @@ export interface Strategy {
   prepareForCreate?(obj: KubeObject, context: StrategyContext): void;
   /** Adjusts an updated object (the main resource) given the stored one. */
   prepareForUpdate?(obj: KubeObject, old: KubeObject, context: StrategyContext): void;
+  /** Adjusts an object written through `/status` given the stored one (its status strategy's). */
+  prepareForStatusUpdate?(obj: KubeObject, old: KubeObject): void;
   /**
    * Adjusts an object on its first DELETE, before finalizers are checked: may add finalizers or
    * conditions (CRDs add their cleanup finalizer). Not called once the object is terminating.
