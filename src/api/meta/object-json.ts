@@ -1,4 +1,4 @@
-import type { JsonObject } from "../../util/index.ts";
+import { isPlainObject, type JsonObject } from "../../util/index.ts";
 
 /**
  * A stored value's JSON text, and where its `metadata` object closes: the API server serializes
@@ -40,7 +40,7 @@ export function objectJson(value: JsonObject): ObjectJson {
   let metadataEnd = -1;
   for (const key in value) {
     const member = value[key];
-    if (key === "metadata" && isObject(member)) {
+    if (key === "metadata" && isPlainObject(member)) {
       text += `${text.length === 1 ? "" : ","}"metadata":${metadataJson(member)}`;
       metadataEnd = text.length - 1;
       continue;
@@ -70,7 +70,7 @@ function managedFieldsJson(entries: readonly unknown[]): string {
   let text = "[";
   for (const entry of entries) {
     if (text.length > 1) text += ",";
-    if (!isObject(entry)) {
+    if (!isPlainObject(entry)) {
       text += JSON.stringify(entry) ?? "null";
       continue;
     }
@@ -96,10 +96,6 @@ export function withResourceVersionJson(json: ObjectJson, revision: number): str
   if (end < 0) return undefined;
   const separator = json.text.charCodeAt(end - 1) === 0x7b /* { */ ? "" : ",";
   return `${json.text.slice(0, end)}${separator}"resourceVersion":"${revision}"${json.text.slice(end)}`;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -6,7 +6,7 @@ import { parseGoBool } from "../http/request-info.ts";
 import { writeJson } from "../http/responses.ts";
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from "../patch/index.ts";
 import type { Store } from "../registry/generic/store.ts";
-import { writtenJsonOf } from "../registry/generic/written-json.ts";
+import { answerOf } from "../registry/generic/written-json.ts";
 import { checkTypeMeta, fieldValidationOf, pruneOrReject } from "./decode.ts";
 import {
   apiVersionOfStore,
@@ -86,14 +86,14 @@ export async function handlePatch(
         (current) => apply(current),
         applyContext,
       );
-      writeJson(scope.res, 200, writtenJsonOf(updated) ?? updated, { warnings: scope.warnings });
+      writeJson(scope.res, 200, answerOf(updated), { warnings: scope.warnings });
     } catch (error: unknown) {
       if (!(error instanceof Error && "code" in error && error.code === 404) || subresource !== "")
         throw error;
       const obj = apply(undefined);
       obj.metadata.name = info.name;
       const created = await store.create(info.namespace, obj, applyContext);
-      writeJson(scope.res, 201, writtenJsonOf(created) ?? created, { warnings: scope.warnings });
+      writeJson(scope.res, 201, answerOf(created), { warnings: scope.warnings });
     }
     return;
   }
@@ -130,5 +130,5 @@ export async function handlePatch(
     },
     context,
   );
-  writeJson(scope.res, 200, writtenJsonOf(updated) ?? updated, { warnings: scope.warnings });
+  writeJson(scope.res, 200, answerOf(updated), { warnings: scope.warnings });
 }

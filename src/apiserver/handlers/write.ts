@@ -2,7 +2,7 @@ import { badRequest, type KubeObject, pathNotFound } from "../../api/index.ts";
 import { checkObjectMediaType, decodeObjectBody, readBody } from "../http/body.ts";
 import { writeJson } from "../http/responses.ts";
 import { segmentOf } from "../registry/generic/strategy.ts";
-import { writtenJsonOf } from "../registry/generic/written-json.ts";
+import { answerOf } from "../registry/generic/written-json.ts";
 import { decodeObject } from "./decode.ts";
 import { buildPredicate } from "./predicate.ts";
 import { apiVersionOfStore, checkVerb, type HandlerDeps, type RequestScope } from "./scope.ts";
@@ -21,7 +21,7 @@ export async function handleCreate(deps: HandlerDeps, scope: RequestScope): Prom
   const obj = await decodeObject(deps, scope, "CreateOptions");
   checkNamespace(obj, info.namespace, definition.namespaced);
   const created = await store.create(info.namespace, obj, writeContextOf(scope, ""));
-  writeJson(scope.res, 201, writtenJsonOf(created) ?? created, { warnings: scope.warnings });
+  writeJson(scope.res, 201, answerOf(created), { warnings: scope.warnings });
 }
 
 /** PUT of an object (or its status). */
@@ -46,7 +46,7 @@ export async function handleUpdate(
     () => obj,
     writeContextOf(scope, subresource),
   );
-  writeJson(scope.res, 200, writtenJsonOf(updated) ?? updated, { warnings: scope.warnings });
+  writeJson(scope.res, 200, answerOf(updated), { warnings: scope.warnings });
 }
 
 /** DELETE of one object. */

@@ -13,3 +13,8 @@ export function rememberWrittenJson(written: object, text: string | undefined): 
 export function writtenJsonOf(written: object): string | undefined {
   return writtenTexts.get(written);
 }
+
+/** What to answer a write with: the text the write made of `written`, else `written` itself. */
+export function answerOf(written: object): string | object {
+  return writtenTexts.get(written) ?? written;
+}
