@@ -534,6 +534,7 @@ export {
   selectorFromSet,
   selectorToString,
 } from "./meta/labels/selector.ts";
+export { withoutManagedFields } from "./meta/managed-fields.ts";
 export {
   metadataEndOf,
   type ObjectJson,

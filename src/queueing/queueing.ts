@@ -3,14 +3,15 @@
  * the admission cycle, each level-triggered from informers, talking to the API server only
  * through the Client. `start(signal)` runs both until `signal` aborts.
  */
-import type {
-  ClusterQueue,
-  KueueWorkload,
-  LocalQueue,
-  Namespace,
-  Pod,
-  ResourceFlavor,
-  WorkloadPriorityClass,
+import {
+  type ClusterQueue,
+  type KueueWorkload,
+  type LocalQueue,
+  managedLabel,
+  type Namespace,
+  type Pod,
+  type ResourceFlavor,
+  type WorkloadPriorityClass,
 } from "../api/index.ts";
 import {
   type Client,
@@ -98,7 +99,10 @@ export const podReconcilerWorkers = 5;
 
 export function newQueueing(deps: QueueingDeps, config: QueueingConfig): Queueing {
   const f = deps.informers;
-  const pods = f.forResource<Pod>(podsResource);
+  // Only the pods the webhook marked as managed: the reconcilers ignore every other pod, and
+  // the label cannot change once set (the webhook rejects that), so the selector loses nothing
+  // and spares this component the decoding of every other pod in the cluster.
+  const pods = f.forResource<Pod>(podsResource, { labelSelector: `${managedLabel}=true` });
   const workloads = f.forResource<KueueWorkload>(kueueWorkloadsResource);
   const clusterQueues = f.forResource<ClusterQueue>(clusterQueuesResource);
   const localQueues = f.forResource<LocalQueue>(localQueuesResource);

@@ -71,6 +71,28 @@ test("ApiEventRecorder.event: a repeat bumps the count of the first event", asyn
   );
 });
 
+test("ApiEventRecorder.event: once maxSeries are remembered, the oldest half is forgotten", async () => {
+  const clock = new FakeClock(new Date("2026-03-01T10:00:00Z"));
+  const recorder = new ApiEventRecorder({
+    client: harness.client,
+    clock,
+    logger: discardLogger,
+    maxSeries: 4,
+  });
+  const pods = ["ev-a", "ev-b", "ev-c", "ev-d", "ev-e"].map((name) => makePod(name).obj());
+  for (const pod of pods) recorder.event(pod, "Normal", "Scheduled", "Binding", "assigned");
+  // ev-e found the series full: ev-a and ev-b went, ev-c and ev-d stayed.
+  recorder.event(pods[3] ?? assert.fail("pod ev-d"), "Normal", "Scheduled", "Binding", "assigned");
+  recorder.event(pods[0] ?? assert.fail("pod ev-a"), "Normal", "Scheduled", "Binding", "assigned");
+  await recorder.flush();
+  const counts = async (name: string): Promise<number[]> =>
+    (await eventsFor(name)).map((e) => e.count ?? 0).sort();
+  assert.deepEqual(
+    { a: await counts("ev-a"), d: await counts("ev-d"), e: await counts("ev-e") },
+    { a: [1, 1], d: [2], e: [1] },
+  );
+});
+
 test("truncateMessage: cuts long messages to 1024 characters ending in ' ...'", () => {
   const cut = truncateMessage("x".repeat(2000));
   assert.deepEqual([cut.length, cut.slice(-4)], [1024, " ..."]);

@@ -13,7 +13,7 @@ import type { EventRecorder } from "./framework/index.ts";
 /** Longer messages are cut to this many characters (upstream's note length limit). */
 export const eventMessageLimit = 1024;
 const seriesWindowMs = 10 * 60 * 1000;
-const maxSeries = 4096;
+const defaultMaxSeries = 4096;
 
 export interface ApiEventRecorderOptions {
   readonly client: Client;
@@ -31,6 +31,8 @@ export interface ApiEventRecorderOptions {
    * @default 1000
    */
   readonly maxQueued?: number;
+  /** Series remembered for repeats; the oldest go first once full. @default 4096 */
+  readonly maxSeries?: number;
 }
 
 interface Series {
@@ -56,6 +58,7 @@ export class ApiEventRecorder implements EventRecorder {
   readonly #instance: string;
   readonly #limit: ConcurrencyLimit | undefined;
   readonly #maxQueued: number;
+  readonly #maxSeries: number;
   readonly #series = new Map<string, Series>();
   readonly #inFlight = new Set<Promise<void>>();
   #seq = 0;
@@ -68,6 +71,7 @@ export class ApiEventRecorder implements EventRecorder {
     this.#instance = options.instance ?? this.#component;
     this.#limit = options.limit;
     this.#maxQueued = options.maxQueued ?? 1000;
+    this.#maxSeries = options.maxSeries ?? defaultMaxSeries;
   }
 
   #write<T>(call: () => Promise<T>): Promise<T> {
@@ -102,7 +106,7 @@ export class ApiEventRecorder implements EventRecorder {
       work = existing.pending.then(bump, bump);
       existing.pending = work;
     } else {
-      if (this.#series.size >= maxSeries) this.#evict(now);
+      if (this.#series.size >= this.#maxSeries) this.#evict(now);
       const series: Series = {
         name: this.#name(regarding, now),
         namespace: regarding.metadata.namespace ?? "default",
@@ -134,12 +138,18 @@ export class ApiEventRecorder implements EventRecorder {
     return `${regarding.metadata.name ?? "object"}.${nanos.toString(16)}`;
   }
 
+  /**
+   * Makes room once the series are full: the expired ones go, then the oldest (a Map keeps
+   * insertion order) until half the limit is left, so a scan happens once per `maxSeries / 2`
+   * new series rather than on every new one.
+   */
   #evict(now: number): void {
     for (const [key, series] of this.#series) {
-      if (now - series.lastSeen >= seriesWindowMs || this.#series.size >= maxSeries) {
-        this.#series.delete(key);
-      }
-      if (this.#series.size < maxSeries / 2) break;
+      if (now - series.lastSeen >= seriesWindowMs) this.#series.delete(key);
+    }
+    for (const key of this.#series.keys()) {
+      if (this.#series.size <= this.#maxSeries / 2) break;
+      this.#series.delete(key);
     }
   }
 

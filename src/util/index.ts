@@ -3,6 +3,7 @@ export { type Clock, rfc3339, rfc3339Micro, systemClock } from "./clock.ts";
 export { deepCopy, jsonCopy } from "./copy.ts";
 export { formatDuration, parseDuration } from "./duration.ts";
 export { Fifo } from "./fifo.ts";
+export { deepFreeze } from "./freeze.ts";
 export { jsonEqual } from "./json-equal.ts";
 export {
   discardLogger,

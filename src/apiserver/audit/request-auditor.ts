@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { withoutManagedFields } from "../../api/index.ts";
 import { isPlainObject } from "../../util/index.ts";
 import type { UserInfo } from "../admission/index.ts";
 import type { RequestAudit } from "../handlers/scope.ts";
@@ -226,7 +227,7 @@ export class RequestAuditor implements RequestAudit {
     }
     if (levelRank[this.config.level] < levelRank.Request) return;
     this.#requestObject = JSON.stringify(
-      this.config.omitManagedFields ? withoutManagedFields(object) : object,
+      this.config.omitManagedFields ? withoutAnyManagedFields(object) : object,
     );
   }
 
@@ -344,7 +345,7 @@ export class RequestAuditor implements RequestAudit {
     const text = chunks.map((c) => (typeof c === "string" ? c : c.toString("utf8"))).join("");
     if (!this.config.omitManagedFields) return text;
     try {
-      return JSON.stringify(withoutManagedFields(JSON.parse(text) as Record<string, unknown>));
+      return JSON.stringify(withoutAnyManagedFields(JSON.parse(text) as Record<string, unknown>));
     } catch (error: unknown) {
       if (error instanceof SyntaxError) return undefined;
       throw error;
@@ -352,18 +353,15 @@ export class RequestAuditor implements RequestAudit {
   }
 }
 
-/** A copy without `metadata.managedFields`, also on each item of a list (upstream's rule). */
-function withoutManagedFields(object: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const strip = (value: Readonly<Record<string, unknown>>): Record<string, unknown> => {
-    const meta = value["metadata"];
-    if (!isPlainObject(meta) || !("managedFields" in meta)) return { ...value };
-    const { managedFields: _dropped, ...rest } = meta;
-    return { ...value, metadata: rest };
+/** `object` without `metadata.managedFields`, nor on any item of a list (upstream's rule). */
+function withoutAnyManagedFields(
+  object: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
+  const stripped = withoutManagedFields(object);
+  const items = stripped["items"];
+  if (!Array.isArray(items)) return stripped;
+  return {
+    ...stripped,
+    items: items.map((item: unknown) => (isPlainObject(item) ? withoutManagedFields(item) : item)),
   };
-  const copy = strip(object);
-  const items = copy["items"];
-  if (Array.isArray(items)) {
-    copy["items"] = items.map((item: unknown) => (isPlainObject(item) ? strip(item) : item));
-  }
-  return copy;
 }

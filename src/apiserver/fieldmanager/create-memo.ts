@@ -1,4 +1,4 @@
-import type { JsonObject } from "../../util/index.ts";
+import { deepFreeze, type JsonObject } from "../../util/index.ts";
 import type { FieldSet } from "./field-set.ts";
 
 /** What a create's writer owns, with its FieldsV1 encoding, for one object shape. */
@@ -69,12 +69,4 @@ function shapeOf(value: unknown): string {
     default:
       return value === null ? "z" : "?";
   }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value;
 }

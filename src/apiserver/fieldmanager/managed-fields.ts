@@ -1,4 +1,10 @@
-import { ApiError, badRequest, type ManagedFieldsEntry, type SchemaRoot } from "../../api/index.ts";
+import {
+  ApiError,
+  badRequest,
+  type ManagedFieldsEntry,
+  type SchemaRoot,
+  withoutManagedFields,
+} from "../../api/index.ts";
 import { errorMessage, isPlainObject, type Json, type JsonObject } from "../../util/index.ts";
 import { ConflictsError, conflictError, conflictsFrom } from "./conflict.ts";
 import { type CreatedFields, CreateMemo, createShapeKey } from "./create-memo.ts";
@@ -455,13 +461,6 @@ function decodeOrEmpty(entries: unknown): Managers {
 function metadataOf(obj: JsonObject | undefined): Record<string, Json> | undefined {
   const meta = obj?.["metadata"];
   return isPlainObject(meta) ? (meta as Record<string, Json>) : undefined;
-}
-
-function withoutManagedFields(obj: JsonObject): JsonObject {
-  const meta = metadataOf(obj);
-  if (meta === undefined || !("managedFields" in meta)) return obj;
-  const { managedFields: _, ...rest } = meta;
-  return { ...obj, metadata: rest };
 }
 
 /** `ns/name; group/version, Kind=Kind`, as upstream identifies the object in typed errors. */

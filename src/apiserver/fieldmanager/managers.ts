@@ -54,15 +54,32 @@ function knownSet(fieldsV1: unknown): FieldSet | undefined {
 
 /**
  * After a write: `stored` holds storage's copy of the `written` entries (same order), so each
- * stored FieldsV1 decodes to the set its written original was encoded from.
+ * stored FieldsV1 decodes to the set its written original was encoded from. A written entry the
+ * field manager did not encode (a write that keeps the managedFields, such as a binding, stores a
+ * copy of the previous ones) decodes to the set of the `previous` entry at the same place when
+ * the two are equal.
  */
-export function carryDecodedSets(written: unknown, stored: unknown): void {
+export function carryDecodedSets(written: unknown, stored: unknown, previous?: unknown): void {
   if (!Array.isArray(written) || !Array.isArray(stored) || written.length !== stored.length) return;
   for (let i = 0; i < written.length; i++) {
-    const set = knownSet((written[i] as { fieldsV1?: unknown } | undefined)?.fieldsV1);
-    const copy = (stored[i] as { fieldsV1?: unknown } | undefined)?.fieldsV1;
-    if (set !== undefined && typeof copy === "object" && copy !== null) decodedSets.set(copy, set);
+    const fieldsV1 = fieldsV1Of(written[i]);
+    const copy = fieldsV1Of(stored[i]);
+    if (typeof copy !== "object" || copy === null) continue;
+    const set = knownSet(fieldsV1) ?? setOfEqual(fieldsV1, previous, i);
+    if (set !== undefined) decodedSets.set(copy, set);
   }
+}
+
+function fieldsV1Of(entry: unknown): unknown {
+  return (entry as { fieldsV1?: unknown } | undefined)?.fieldsV1;
+}
+
+/** The known set of `previous[i]`'s FieldsV1 when that equals `fieldsV1`. */
+function setOfEqual(fieldsV1: unknown, previous: unknown, i: number): FieldSet | undefined {
+  if (!Array.isArray(previous)) return undefined;
+  const before = fieldsV1Of(previous[i]);
+  const set = knownSet(before);
+  return set !== undefined && jsonEqual(before, fieldsV1) ? set : undefined;
 }
 
 /**

@@ -15,10 +15,11 @@ export function newFieldManagement(fieldManager: FieldManager): FieldManagement 
         schema: input.schema,
         ...(input.subresource === "" ? {} : { subresource: input.subresource }),
       }),
-    written: (written, stored) =>
+    written: (written, stored, previous) =>
       carryDecodedSets(
         written.metadata.managedFields,
         (stored["metadata"] as { managedFields?: unknown } | undefined)?.managedFields,
+        previous?.metadata.managedFields,
       ),
   };
 }

@@ -2,6 +2,7 @@ import type { KubeObject } from "../../api/index.ts";
 import {
   type Clock,
   type DeepReadonly,
+  deepFreeze,
   discardLogger,
   type Logger,
   type Random,
@@ -10,7 +11,6 @@ import {
 } from "../../util/index.ts";
 import type { Client, ResourceRef } from "../client.ts";
 import { Backoff, type BackoffOptions } from "../internal/backoff.ts";
-import { deepFreeze } from "../internal/freeze.ts";
 import { type Indexer, type Indexers, keyOf, Store } from "./indexer.ts";
 import { type Lister, newLister } from "./lister.ts";
 import { Reflector, type ReflectorSink } from "./reflector.ts";

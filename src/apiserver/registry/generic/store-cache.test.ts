@@ -159,6 +159,53 @@ test("carryDecodedSets: storage's copy of written managedFields decodes to the s
   assert.notEqual(set(fresh), set(first), "an unknown copy is decoded, not looked up");
 });
 
+test("carryDecodedSets: a write that keeps the managedFields keeps their decoded sets", async () => {
+  const storage = newMemoryStorage();
+  // As the watch cache holds it: storage's value itself, with the resourceVersion added.
+  let held: { object: JsonObject; revision: number } | undefined;
+  const store = newStore(storage, { current: () => held });
+  await store.create(
+    "default",
+    { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "cm" }, data: { a: "1" } },
+    context,
+  );
+  const stored = await storage.get(store.key("default", "cm"));
+  if (stored === undefined) throw new Error("the config map was not stored");
+  const metadata = {
+    ...(stored.value["metadata"] as JsonObject),
+    resourceVersion: String(stored.revision),
+  };
+  held = { object: { ...stored.value, metadata }, revision: stored.revision };
+  const entriesOf = async (): Promise<unknown> => {
+    const found = await storage.get(store.key("default", "cm"));
+    if (found === undefined) throw new Error("the config map was not stored");
+    return (found.value["metadata"] as { managedFields?: unknown }).managedFields;
+  };
+  const setOf = (entries: unknown): FieldSet => {
+    const entry = [...decodeManagedFields(entries).values()][0];
+    if (entry === undefined) throw new Error("the object has no managedFields entry");
+    return entry.set;
+  };
+  const created = setOf(await entriesOf());
+  // As a binding does: the object changes, its (cloned) managedFields are stored as they were.
+  await store.update(
+    "default",
+    "cm",
+    (cm) => {
+      cm["data"] = { a: "2" };
+      return cm;
+    },
+    { ...context, managedFieldsComputed: true },
+  );
+  const kept = await entriesOf();
+  assert.equal(setOf(kept), created, "the copy decodes to the set the create encoded");
+  assert.notEqual(
+    setOf(structuredClone(kept)),
+    created,
+    "an unknown copy is decoded, not looked up",
+  );
+});
+
 test("update: a current cached object is used as is, without reading storage", async () => {
   const storage = newMemoryStorage();
   let gets = 0;

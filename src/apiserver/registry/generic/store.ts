@@ -51,9 +51,10 @@ export interface FieldManagement {
   }): ManagedFieldsEntry[];
   /**
    * Called after storage accepted `written` and kept `stored` (its own copy): lets the field
-   * manager know that the copy's managedFields are the ones it encoded. @default nothing
+   * manager know that the copy's managedFields are the ones it encoded, or the `previous`
+   * object's (an update's current one) when the write kept them. @default nothing
    */
-  written?(written: KubeObject, stored: JsonObject): void;
+  written?(written: KubeObject, stored: JsonObject, previous?: KubeObject): void;
 }
 
 /**
@@ -268,7 +269,7 @@ export class Store {
           const gone = await this.#deps.storage.delete(key, state.revision);
           return fromStored(toStored(next), gone.revision);
         }
-        return await this.#write(key, next, state.revision);
+        return await this.#write(key, next, state.revision, current);
       } catch (error: unknown) {
         if (!(error instanceof StorageError)) throw error;
         if (error.reason === "NotFound") throw notFound(this.#gr, name);
@@ -359,14 +360,19 @@ export class Store {
    * (`writtenJsonOf`) is the same with the resourceVersion added. `obj` is the request's own copy
    * and storage keeps a copy of its own, so the returned object is `obj` itself, not a third copy.
    */
-  async #write(key: string, obj: KubeObject, expected: number | undefined): Promise<KubeObject> {
+  async #write(
+    key: string,
+    obj: KubeObject,
+    expected: number | undefined,
+    previous?: KubeObject,
+  ): Promise<KubeObject> {
     const value = toStored(obj);
     const json = objectJson(value);
     const stored =
       expected === undefined
         ? await this.#deps.storage.create(key, value, json.text)
         : await this.#deps.storage.update(key, value, expected, json.text);
-    this.#deps.fields.written?.(obj, stored.value);
+    this.#deps.fields.written?.(obj, stored.value, previous);
     const written = asWritten(obj, stored.revision);
     rememberWrittenJson(written, withResourceVersionJson(json, stored.revision));
     return written;
