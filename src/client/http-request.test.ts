@@ -132,3 +132,48 @@ test("warningsOf: reads every quoted warning text", async () => {
     await close(server);
   }
 });
+
+test("readText: a body in several chunks comes back whole", async () => {
+  const server = createServer((_req, res) => {
+    res.write('{"a":');
+    setImmediate(() => res.end("1}"));
+  });
+  const url = await listen(server);
+  const connection = newConnection({ server: url, userAgent: "gantry/test", timeoutMs: 5000 });
+  try {
+    const res = await send(connection, {
+      method: "GET",
+      path: "/",
+      signal: AbortSignal.timeout(5000),
+    });
+    assert.equal(await readText(res, "GET /"), '{"a":1}');
+  } finally {
+    connection.agent.destroy();
+    await close(server);
+  }
+});
+
+test("readText: a connection lost midway through the body is a TransportError", async () => {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { "Content-Length": "100" });
+    res.write("only part");
+    setImmediate(() => res.socket?.destroy());
+  });
+  const url = await listen(server);
+  const connection = newConnection({ server: url, userAgent: "gantry/test", timeoutMs: 5000 });
+  try {
+    const res = await send(connection, {
+      method: "GET",
+      path: "/",
+      signal: AbortSignal.timeout(5000),
+    });
+    await assert.rejects(readText(res, "GET /"), (error: unknown) => {
+      assert.ok(error instanceof TransportError, "the failure is a TransportError");
+      assert.match(error.message, /^Cannot GET \/: /);
+      return true;
+    });
+  } finally {
+    connection.agent.destroy();
+    await close(server);
+  }
+});

@@ -148,15 +148,24 @@ function sendOnce(connection: Connection, spec: HttpRequest): Promise<IncomingMe
   });
 }
 
-/** Reads a whole response body as text; a connection lost midway is a TransportError. */
-export async function readText(res: IncomingMessage, describe: string): Promise<string> {
-  const chunks: Buffer[] = [];
-  try {
-    for await (const chunk of res) chunks.push(chunk as Buffer);
-  } catch (error: unknown) {
-    throw asTransportError(error, describe);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+/**
+ * Reads a whole response body as text; a connection lost midway is a TransportError. Listens for
+ * the stream's events rather than iterating it: most answers are one chunk, and an async
+ * iterator costs more than the read itself.
+ */
+export function readText(res: IncomingMessage, describe: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on("data", (chunk: Buffer) => chunks.push(chunk));
+    res.once("end", () => {
+      const only = chunks.length === 1 ? chunks[0] : undefined;
+      resolve((only ?? Buffer.concat(chunks)).toString("utf8"));
+    });
+    res.once("error", (error: unknown) => reject(asTransportError(error, describe)));
+    res.once("close", () => {
+      if (!res.complete) reject(asTransportError(new Error("aborted"), describe));
+    });
+  });
 }
 
 /** Wraps a socket error (ECONNREFUSED, ECONNRESET, …) as a TransportError; keeps TransportErrors. */

@@ -108,7 +108,6 @@ export function newClient(options: HttpClientOptions): HttpClient {
       ? closing.signal
       : AbortSignal.any([options.signal, closing.signal]);
 
-  /** Sends a request and decodes the JSON answer; non-2xx becomes an ApiError. */
   /** Sends a request and resolves to the body of a 2xx answer; other codes throw ApiErrors. */
   const callText = async (
     spec: Omit<HttpRequest, "signal">,
@@ -129,6 +128,7 @@ export function newClient(options: HttpClientOptions): HttpClient {
     return text;
   };
 
+  /** As `callText`, decoding the answer's JSON. */
   const call = async (
     spec: Omit<HttpRequest, "signal">,
     requestOptions: RequestOptions | undefined,

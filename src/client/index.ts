@@ -91,6 +91,7 @@ export {
   type InformerOptions,
   newSharedInformer,
   type SharedInformer,
+  stripManagedFields,
 } from "./informer/informer.ts";
 export {
   type InformerFactory,

@@ -1,5 +1,5 @@
 import type { Registry } from "prom-client";
-import { type Client, newInformerFactory } from "../client/index.ts";
+import { type Client, newInformerFactory, stripManagedFields } from "../client/index.ts";
 import {
   type ControllerManagerOptions,
   newControllerManager,
@@ -32,7 +32,11 @@ export function runControllerManagerComponent(
   logger: Logger,
   signal: AbortSignal,
 ): Promise<void> {
-  const informers = newInformerFactory(client, { clock: systemClock });
+  // As kube-controller-manager's informer factory, which drops every object's managedFields.
+  const informers = newInformerFactory(client, {
+    clock: systemClock,
+    transform: stripManagedFields,
+  });
   const manager = newControllerManager(
     {
       client,

@@ -1,5 +1,5 @@
 import type { Registry } from "prom-client";
-import { type Client, newInformerFactory } from "../client/index.ts";
+import { type Client, newInformerFactory, stripManagedFields } from "../client/index.ts";
 import { defaultProfile, inTreeRegistry, newScheduler } from "../scheduler/index.ts";
 import { type Logger, systemClock, systemRandom } from "../util/index.ts";
 import { notifySynced } from "./notify-synced.ts";
@@ -23,7 +23,9 @@ export function runSchedulerComponent(
   logger: Logger,
   signal: AbortSignal,
 ): Promise<void> {
-  const informers = newInformerFactory(client);
+  // As kube-scheduler, whose informers drop managedFields: it never reads them, and the objects
+  // it caches (every pod of the cluster) are smaller for it.
+  const informers = newInformerFactory(client, { transform: stripManagedFields });
   const scheduler = newScheduler(
     {
       client,

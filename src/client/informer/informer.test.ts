@@ -10,7 +10,12 @@ import type { DeepReadonly } from "../../util/index.ts";
 import { type Client, configMapsResource, namespacesResource, type WatchEvent } from "../client.ts";
 import { TransportError } from "../errors.ts";
 import { newClient } from "../http-transport.ts";
-import { type EventHandler, newSharedInformer, type SharedInformer } from "./informer.ts";
+import {
+  type EventHandler,
+  newSharedInformer,
+  type SharedInformer,
+  stripManagedFields,
+} from "./informer.ts";
 import { DeletedFinalStateUnknown } from "./tombstone.ts";
 
 /** Bounds every wait. */
@@ -126,6 +131,38 @@ describe("SharedInformer against an API server", { timeout: 60_000 }, () => {
         ["a", "b"],
       );
       assert.ok(Object.isFrozen(informer.lister.get(ns, "a")?.data), "cached objects are frozen");
+    });
+  });
+
+  test("SharedInformer: a transform shapes listed and watched objects before they are cached", async () => {
+    const ns = await freshNamespace(harness.client);
+    await harness.client.create(configMapsResource, configMap(ns, "listed"));
+    const informer = newSharedInformer<ConfigMap>(harness.client, configMapsResource, {
+      namespace: ns,
+      labelSelector: selector,
+      backoff: fastBackoff,
+      transform: stripManagedFields,
+    });
+    const seen: (string | undefined)[] = [];
+    informer.addEventHandler({
+      onAdd: (o) => seen.push(`${o.metadata.name}:${o.metadata.managedFields === undefined}`),
+    });
+    await withInformer(informer, async (signal) => {
+      assert.equal(
+        await informer.waitForSync(AbortSignal.any([signal, AbortSignal.timeout(waitMs)])),
+        true,
+      );
+      const watched = await harness.client.create(configMapsResource, configMap(ns, "watched"));
+      assert.ok(watched.metadata.managedFields !== undefined, "the server keeps managedFields");
+      const deadline = Date.now() + waitMs;
+      while (informer.lister.get(ns, "watched") === undefined && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.deepEqual(seen, ["listed:true", "watched:true"]);
+      assert.deepEqual(
+        ["listed", "watched"].map((name) => informer.lister.get(ns, name)?.metadata.managedFields),
+        [undefined, undefined],
+      );
     });
   });
 

@@ -80,6 +80,22 @@ export interface InformerOptions {
   readonly minWatchTimeoutMs?: number;
   /** Page size of consistent relists. @default 500 */
   readonly pageSize?: number;
+  /**
+   * Applied to each listed or watched object before it is cached and handed to handlers, as
+   * client-go's `TransformFunc` (see `stripManagedFields`); it may change the object, which is
+   * the informer's own. @default none
+   */
+  readonly transform?: (object: KubeObject) => KubeObject;
+}
+
+/**
+ * A transform that drops `metadata.managedFields`, which kube-scheduler and
+ * kube-controller-manager strip from their informers' objects to save memory (client-go's
+ * `TransformStripManagedFields`). An update sent without them keeps the stored ones.
+ */
+export function stripManagedFields(object: KubeObject): KubeObject {
+  if (object.metadata?.managedFields !== undefined) delete object.metadata.managedFields;
+  return object;
 }
 
 interface Listener<T extends KubeObject> {
@@ -98,6 +114,10 @@ export function newSharedInformer<T extends KubeObject>(
   const clock = options.clock ?? systemClock;
   const logger = (options.logger ?? discardLogger).with({ resource: resource.resource });
   const store = new Store<T>();
+  const transform = options.transform;
+  /** An object as the cache keeps it: transformed, then frozen. */
+  const cacheable = (item: T): DeepReadonly<T> =>
+    deepFreeze(transform === undefined ? item : (transform(item) as T)) as DeepReadonly<T>;
   const listeners: Listener<T>[] = [];
   const syncWaiters = new Set<() => void>();
   let synced = false;
@@ -130,7 +150,7 @@ export function newSharedInformer<T extends KubeObject>(
 
   const sink: ReflectorSink<T> = {
     replace(items) {
-      const frozen = items.map((item) => deepFreeze(item) as DeepReadonly<T>);
+      const frozen = items.map(cacheable);
       const previous = new Map(store.listKeys().map((key) => [key, store.get(key)]));
       store.replace(frozen);
       const initial = !synced;
@@ -156,7 +176,7 @@ export function newSharedInformer<T extends KubeObject>(
       }
     },
     apply(type, item) {
-      const object = deepFreeze(item) as DeepReadonly<T>;
+      const object = cacheable(item);
       if (type === "DELETED") {
         store.delete(keyOf(object));
         distribute((h) => h.onDelete?.(object));
