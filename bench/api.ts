@@ -13,7 +13,7 @@
  * with that policy into a log in the data dir (`--audit-policy-file`); BENCH_PRIORITY_AND_FAIRNESS
  * =false uses the plain in-flight limits (`--enable-priority-and-fairness=false`).
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -27,6 +27,7 @@ import { discardLogger, type JsonObject } from "../src/util/index.ts";
 import type { LoadTask } from "./load.ts";
 import { startLoadClient } from "./load-client.ts";
 import { fmt, type PhaseResult, summarize, table } from "./stats.ts";
+import { threadCpuSeconds } from "./thread-cpu.ts";
 
 const knob = (name: string, fallback: number): number => {
   const value = Number(process.env[name] ?? fallback);
@@ -94,16 +95,8 @@ const load = startLoadClient(log);
  * load than throughput does. `undefined` where /proc is not there (not Linux).
  */
 function serverThreadCpuUs(): number | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
-  } catch (error: unknown) {
-    if (error instanceof Error && "code" in error) return undefined;
-    throw error;
-  }
-  // Fields after the command name: state is the first, utime the 12th, stime the 13th.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  const seconds = threadCpuSeconds().get(process.pid);
+  return seconds === undefined ? undefined : seconds * 1_000_000;
 }
 
 /** A phase's figures plus the server thread's CPU per operation (µs; NaN when unknown). */

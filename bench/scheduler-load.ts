@@ -7,6 +7,7 @@
 import { Agent, request } from "node:http";
 import { performance } from "node:perf_hooks";
 import { parentPort } from "node:worker_threads";
+import { thisThreadId } from "../src/cmd/thread-priority.ts";
 import type { ProgressSample } from "./throughput.ts";
 
 export interface SchedulingTask {
@@ -47,6 +48,8 @@ export interface SchedulingResult {
   readonly createLatencyMs: readonly number[];
   readonly timedOut: boolean;
   readonly workerHeapUsed: number;
+  /** The load worker's thread id in the kernel (Linux), for per-thread CPU figures. */
+  readonly tid: number | undefined;
 }
 
 /** The pod of upstream's SchedulingBasic (scheduler_perf's pod-default.yaml). */
@@ -311,6 +314,7 @@ async function schedule(task: SchedulingTask): Promise<SchedulingResult> {
     createLatencyMs,
     timedOut,
     workerHeapUsed: process.memoryUsage().heapUsed,
+    tid: thisThreadId(),
   };
 }
 

@@ -38,6 +38,7 @@ import { startLoadClient } from "./load-client.ts";
 import { measureCycle } from "./scheduler-cycle.ts";
 import type { SchedulingResult, SchedulingTask } from "./scheduler-load.ts";
 import { fmt, percentile, table } from "./stats.ts";
+import { cpuPerUnitByThread, threadCpuSeconds } from "./thread-cpu.ts";
 import { throughputOf } from "./throughput.ts";
 
 const { values } = parseArgs({
@@ -137,6 +138,20 @@ const runLoad = (task: SchedulingTask): Promise<SchedulingResult> => load.run(ta
 
 /** The component threads (`--component-threads`), once the control plane runs. */
 let componentThreads: ComponentThreads | undefined;
+
+/** The threads named in per-thread CPU figures: this one, the component threads, the load's. */
+function threadNames(
+  threads: ComponentThreads | undefined,
+  loadTid: number | undefined,
+): Map<number, string> {
+  const names = new Map<number, string>([
+    [process.pid, threads === undefined ? "control plane" : "API server"],
+  ]);
+  for (const { thread, tid } of threads?.tids() ?? [])
+    if (tid !== undefined) names.set(tid, thread);
+  if (loadTid !== undefined) names.set(loadTid, "load clients");
+  return names;
+}
 
 interface Memory {
   readonly rss: number;
@@ -457,6 +472,7 @@ async function main(): Promise<void> {
     const eluBefore = performance.eventLoopUtilization();
     const threadsBefore = componentThreads?.utilization() ?? [];
     const cpuBefore = process.cpuUsage();
+    const threadCpuBefore = threadCpuSeconds();
     const throughputRun = await withHeartbeatLag(plane.fleet, () =>
       profiled(profilePhase === "throughput" ? values.profile : undefined, () =>
         runLoad({
@@ -478,6 +494,12 @@ async function main(): Promise<void> {
     const threadsElu = threadsBusy(threadsBefore, componentThreads?.utilization() ?? []);
     const cpu = process.cpuUsage(cpuBefore);
     const cpuMsPerPod = (cpu.user + cpu.system) / 1000 / Math.max(1, run.bound);
+    const cpuByThread = cpuPerUnitByThread(
+      threadCpuBefore,
+      threadCpuSeconds(),
+      threadNames(componentThreads, run.tid),
+      run.bound,
+    );
     const requestsAfter = await requestCounts(plane.url);
     const elapsedS = (run.lastBoundAtMs - run.firstCreateAtMs) / 1000;
     const e2e = run.bound / elapsedS;
@@ -645,6 +667,11 @@ async function main(): Promise<void> {
     process.stdout.write(
       `API requests per pod during the throughput phase: ${requestsPerPod(requestsBefore, requestsAfter, run.bound)}\n`,
     );
+    if (cpuByThread !== "") {
+      process.stdout.write(
+        `CPU per pod by thread during the throughput phase (ms): ${cpuByThread}\n`,
+      );
+    }
     process.stdout.write(
       `per-second bound counts: ${bound.perSecond.map((n) => fmt(n)).join(" ")}\n`,
     );

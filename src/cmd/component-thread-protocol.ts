@@ -48,7 +48,12 @@ export type ThreadReply =
       readonly fields: string;
     }
   /** Every configured node is registered and every component started. */
-  | { readonly kind: "ready"; readonly metrics: ThreadMetrics }
+  | {
+      readonly kind: "ready";
+      readonly metrics: ThreadMetrics;
+      /** The thread's id in the kernel (Linux), for per-thread CPU figures. */
+      readonly tid: number | undefined;
+    }
   | { readonly kind: "metrics"; readonly id: number; readonly metrics: ThreadMetrics }
   | {
       readonly kind: "memory";

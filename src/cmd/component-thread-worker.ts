@@ -13,7 +13,7 @@ import { newQueueingMetrics } from "../queueing/index.ts";
 import type { LogFields, Logger } from "../util/index.ts";
 import type { ThreadReply, ThreadRequest, ThreadStart } from "./component-thread-protocol.ts";
 import { startComponents } from "./components.ts";
-import { setThisThreadNice } from "./thread-priority.ts";
+import { setThisThreadNice, thisThreadId } from "./thread-priority.ts";
 
 const port = parentPort;
 if (port === null) throw new Error("component-thread-worker.ts runs only in a worker thread");
@@ -112,7 +112,7 @@ try {
     logger,
     stop.signal,
   );
-  post({ kind: "ready", metrics: await registry.getMetricsAsJSON() });
+  post({ kind: "ready", metrics: await registry.getMetricsAsJSON(), tid: thisThreadId() });
   components.failure.then(
     (error) => post({ kind: "failed", error: errorText(error) }),
     () => undefined,

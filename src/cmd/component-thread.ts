@@ -54,6 +54,8 @@ export interface ComponentThreads {
    * of two readings gives it between them).
    */
   utilization(): readonly { readonly thread: string; readonly elu: EventLoopUtilization }[];
+  /** Each thread's id in the kernel (Linux; undefined elsewhere), for per-thread CPU figures. */
+  tids(): readonly { readonly thread: string; readonly tid: number | undefined }[];
 }
 
 /** How long a stopping thread may take before it is terminated. */
@@ -103,6 +105,7 @@ export async function startComponentThreads(
     memory: (gc) => Promise.all(threads.map((thread) => thread.memory(gc))),
     utilization: () =>
       threads.map((thread) => ({ thread: thread.name, elu: thread.utilization() })),
+    tids: () => threads.map((thread) => ({ thread: thread.name, tid: thread.tid })),
   };
   return {
     fleet: undefined,
@@ -162,6 +165,8 @@ class ComponentThread {
 
   readonly name: string;
   readonly logger: Logger;
+  /** The thread's kernel id, once it is ready (Linux). */
+  tid: number | undefined;
 
   constructor(name: string, start: ThreadStart, logger: Logger) {
     this.name = name;
@@ -203,6 +208,7 @@ class ComponentThread {
           return;
         case "ready":
           started = true;
+          this.tid = reply.tid;
           onReady(reply.metrics);
           return;
         case "failed":

@@ -38,7 +38,8 @@ export function thisThreadNice(): number | undefined {
   }
 }
 
-function thisThreadId(): number | undefined {
+/** This thread's id in the kernel; undefined where /proc is not there. */
+export function thisThreadId(): number | undefined {
   try {
     // "<pid>/task/<tid>"
     const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
