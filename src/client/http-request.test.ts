@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { test } from "node:test";
 import { TransportError } from "./errors.ts";
-import { newConnection, readText, send, warningsOf } from "./http-request.ts";
+import { type Connection, newConnection, readText, send, warningsOf } from "./http-request.ts";
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -84,25 +84,39 @@ test("send: sends the user agent, bearer token and JSON content type", async () 
   }
 });
 
-test("send: a server that never answers times out with ETIMEDOUT", async () => {
-  const server = createServer(() => undefined);
+/** Runs `body` with a connection to a server answering with `handler`, then closes both. */
+async function withServer(
+  handler: RequestListener,
+  body: (connection: Connection) => Promise<void>,
+  timeoutMs = 5000,
+): Promise<void> {
+  const server = createServer(handler);
   const url = await listen(server);
-  const connection = newConnection({ server: url, userAgent: "gantry/test", timeoutMs: 50 });
+  const connection = newConnection({ server: url, userAgent: "gantry/test", timeoutMs });
   try {
-    const error = await send(connection, {
-      method: "GET",
-      path: "/",
-      signal: AbortSignal.timeout(5000),
-    }).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    assert.ok(error instanceof TransportError, "error instanceof TransportError");
-    assert.equal(error.code, "ETIMEDOUT");
+    await body(connection);
   } finally {
     connection.agent.destroy();
     await close(server);
   }
+}
+
+const getRoot = (connection: Connection): Promise<IncomingMessage> =>
+  send(connection, { method: "GET", path: "/", signal: AbortSignal.timeout(5000) });
+
+test("send: a server that never answers times out with ETIMEDOUT", async () => {
+  await withServer(
+    () => undefined,
+    async (connection) => {
+      const error = await getRoot(connection).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      assert.ok(error instanceof TransportError, "error instanceof TransportError");
+      assert.equal(error.code, "ETIMEDOUT");
+    },
+    50,
+  );
 });
 
 test("newConnection: rejects a URL that is not http or https", () => {
@@ -113,67 +127,38 @@ test("newConnection: rejects a URL that is not http or https", () => {
 });
 
 test("warningsOf: reads every quoted warning text", async () => {
-  const server = createServer((_req, res) => {
+  const handler: RequestListener = (_req, res) => {
     res.setHeader("Warning", ['299 - "first"', '299 - "a \\"quoted\\" word"']);
     res.end();
-  });
-  const url = await listen(server);
-  const connection = newConnection({ server: url, userAgent: "gantry/test", timeoutMs: 5000 });
-  try {
-    const res = await send(connection, {
-      method: "GET",
-      path: "/",
-      signal: AbortSignal.timeout(5000),
-    });
+  };
+  await withServer(handler, async (connection) => {
+    const res = await getRoot(connection);
     await readText(res, "GET /");
     assert.deepEqual(warningsOf(res), ["first", 'a "quoted" word']);
-  } finally {
-    connection.agent.destroy();
-    await close(server);
-  }
+  });
 });
 
 test("readText: a body in several chunks comes back whole", async () => {
-  const server = createServer((_req, res) => {
+  const handler: RequestListener = (_req, res) => {
     res.write('{"a":');
     setImmediate(() => res.end("1}"));
+  };
+  await withServer(handler, async (connection) => {
+    assert.equal(await readText(await getRoot(connection), "GET /"), '{"a":1}');
   });
-  const url = await listen(server);
-  const connection = newConnection({ server: url, userAgent: "gantry/test", timeoutMs: 5000 });
-  try {
-    const res = await send(connection, {
-      method: "GET",
-      path: "/",
-      signal: AbortSignal.timeout(5000),
-    });
-    assert.equal(await readText(res, "GET /"), '{"a":1}');
-  } finally {
-    connection.agent.destroy();
-    await close(server);
-  }
 });
 
 test("readText: a connection lost midway through the body is a TransportError", async () => {
-  const server = createServer((_req, res) => {
+  const handler: RequestListener = (_req, res) => {
     res.writeHead(200, { "Content-Length": "100" });
     res.write("only part");
     setImmediate(() => res.socket?.destroy());
-  });
-  const url = await listen(server);
-  const connection = newConnection({ server: url, userAgent: "gantry/test", timeoutMs: 5000 });
-  try {
-    const res = await send(connection, {
-      method: "GET",
-      path: "/",
-      signal: AbortSignal.timeout(5000),
-    });
-    await assert.rejects(readText(res, "GET /"), (error: unknown) => {
+  };
+  await withServer(handler, async (connection) => {
+    await assert.rejects(readText(await getRoot(connection), "GET /"), (error: unknown) => {
       assert.ok(error instanceof TransportError, "the failure is a TransportError");
       assert.match(error.message, /^Cannot GET \/: /);
       return true;
     });
-  } finally {
-    connection.agent.destroy();
-    await close(server);
-  }
+  });
 });

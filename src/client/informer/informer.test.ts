@@ -12,6 +12,7 @@ import { TransportError } from "../errors.ts";
 import { newClient } from "../http-transport.ts";
 import {
   type EventHandler,
+  type InformerOptions,
   newSharedInformer,
   type SharedInformer,
   stripManagedFields,
@@ -101,16 +102,20 @@ describe("SharedInformer against an API server", { timeout: 60_000 }, () => {
   after(async () => {
     await harness[Symbol.asyncDispose]();
   });
+  /** An informer of the test config maps of one namespace, with fast retries. */
+  const newTestInformer = (ns: string, options: InformerOptions = {}) =>
+    newSharedInformer<ConfigMap>(harness.client, configMapsResource, {
+      namespace: ns,
+      labelSelector: selector,
+      backoff: fastBackoff,
+      ...options,
+    });
 
   test("SharedInformer.start: syncs the existing objects and notifies them as initial adds", async () => {
     const ns = await freshNamespace(harness.client);
     await harness.client.create(configMapsResource, configMap(ns, "a"));
     await harness.client.create(configMapsResource, configMap(ns, "b"));
-    const informer = newSharedInformer<ConfigMap>(harness.client, configMapsResource, {
-      namespace: ns,
-      labelSelector: selector,
-      backoff: fastBackoff,
-    });
+    const informer = newTestInformer(ns);
     const recorder = new Recorder();
     const registration = informer.addEventHandler(recorder);
     await withInformer(informer, async (signal) => {
@@ -137,12 +142,7 @@ describe("SharedInformer against an API server", { timeout: 60_000 }, () => {
   test("SharedInformer: a transform shapes listed and watched objects before they are cached", async () => {
     const ns = await freshNamespace(harness.client);
     await harness.client.create(configMapsResource, configMap(ns, "listed"));
-    const informer = newSharedInformer<ConfigMap>(harness.client, configMapsResource, {
-      namespace: ns,
-      labelSelector: selector,
-      backoff: fastBackoff,
-      transform: stripManagedFields,
-    });
+    const informer = newTestInformer(ns, { transform: stripManagedFields });
     const seen: (string | undefined)[] = [];
     informer.addEventHandler({
       onAdd: (o) => seen.push(`${o.metadata.name}:${o.metadata.managedFields === undefined}`),
@@ -170,11 +170,7 @@ describe("SharedInformer against an API server", { timeout: 60_000 }, () => {
     const ns = await freshNamespace(harness.client);
     const created = await harness.client.create<ConfigMap>(configMapsResource, configMap(ns, "a"));
     await harness.client.create(configMapsResource, configMap(ns, "b"));
-    const informer = newSharedInformer<ConfigMap>(harness.client, configMapsResource, {
-      namespace: ns,
-      labelSelector: selector,
-      backoff: fastBackoff,
-    });
+    const informer = newTestInformer(ns);
     const recorder = new Recorder();
     informer.addEventHandler(recorder);
     await withInformer(informer, async (signal) => {
@@ -208,11 +204,7 @@ describe("SharedInformer against an API server", { timeout: 60_000 }, () => {
   test("SharedInformer.addEventHandler: a late handler gets synthetic adds, then live events", async () => {
     const ns = await freshNamespace(harness.client);
     await harness.client.create(configMapsResource, configMap(ns, "a"));
-    const informer = newSharedInformer<ConfigMap>(harness.client, configMapsResource, {
-      namespace: ns,
-      labelSelector: selector,
-      backoff: fastBackoff,
-    });
+    const informer = newTestInformer(ns);
     await withInformer(informer, async (signal) => {
       await informer.waitForSync(AbortSignal.any([signal, AbortSignal.timeout(waitMs)]));
       const late = new Recorder();
