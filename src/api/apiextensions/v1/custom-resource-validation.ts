@@ -234,6 +234,14 @@ function checkJunctors(
   name: string,
   errs: FieldError[],
 ): void {
+  // Most schemas have no junctors: nothing to make for them.
+  if (
+    s.anyOf === undefined &&
+    s.allOf === undefined &&
+    s.oneOf === undefined &&
+    s.not === undefined
+  )
+    return;
   const quoted = JSON.stringify(name);
   // Upstream reports junctor failures without a field path: `<nil>: Invalid value: "": …`.
   const junctorError = (detail: string): FieldError => ({

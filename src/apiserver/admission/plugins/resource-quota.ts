@@ -256,6 +256,18 @@ export function newResourceQuota(options: ResourceQuotaOptions): AdmissionPlugin
     return run;
   };
 
+  // Evaluators hold no state: one per resource, made on its first write.
+  const evaluators = new Map<string, QuotaEvaluator>();
+  const evaluatorFor = (group: string, resource: string): QuotaEvaluator => {
+    const key = `${group}/${resource}`;
+    let evaluator = evaluators.get(key);
+    if (evaluator === undefined) {
+      evaluator = quotaEvaluatorFor(group, resource);
+      evaluators.set(key, evaluator);
+    }
+    return evaluator;
+  };
+
   return {
     name,
     handles: (a) =>
@@ -266,7 +278,7 @@ export function newResourceQuota(options: ResourceQuotaOptions): AdmissionPlugin
       !ignoredResources.has(`${a.group}/${a.resource}`),
     async validate(a) {
       if (a.object === undefined) return admit;
-      const evaluator = quotaEvaluatorFor(a.group, a.resource);
+      const evaluator = evaluatorFor(a.group, a.resource);
       if (!evaluator.handles(a.operation as "CREATE" | "UPDATE", a.object, a.oldObject)) {
         return admit;
       }
