@@ -25,28 +25,47 @@ export function newCachedObject(
   revision: number,
   stored?: string,
 ): CachedObject {
-  const object = withResourceVersion(value, revision);
-  const metadata = (object["metadata"] ?? {}) as Record<string, unknown>;
-  let text: string | undefined;
-  // Storage's text is let go once the object's own JSON is made from it.
-  let given = stored;
-  return {
-    key,
-    object,
-    revision,
-    namespace: typeof metadata["namespace"] === "string" ? metadata["namespace"] : "",
-    name: typeof metadata["name"] === "string" ? metadata["name"] : "",
-    labels: (metadata["labels"] ?? {}) as Record<string, string>,
-    json: () => {
-      if (text === undefined) {
-        text =
-          (given === undefined ? undefined : storedWithResourceVersion(given, value, revision)) ??
-          JSON.stringify(object);
-        given = undefined;
-      }
-      return text;
-    },
-  };
+  return new CachedEntry(key, value, revision, stored);
+}
+
+/** A class rather than an object literal with a closure: one per stored object version. */
+class CachedEntry implements CachedObject {
+  readonly key: string;
+  readonly object: JsonObject;
+  readonly revision: number;
+  readonly namespace: string;
+  readonly name: string;
+  readonly labels: Readonly<Record<string, string>>;
+  /** Storage's value and its text, let go once the object's own JSON is made from them. */
+  #value: JsonObject | undefined;
+  #stored: string | undefined;
+  #text: string | undefined;
+
+  constructor(key: string, value: JsonObject, revision: number, stored: string | undefined) {
+    this.key = key;
+    this.object = withResourceVersion(value, revision);
+    this.revision = revision;
+    const metadata = (this.object["metadata"] ?? {}) as Record<string, unknown>;
+    this.namespace = typeof metadata["namespace"] === "string" ? metadata["namespace"] : "";
+    this.name = typeof metadata["name"] === "string" ? metadata["name"] : "";
+    this.labels = (metadata["labels"] ?? {}) as Record<string, string>;
+    this.#value = value;
+    this.#stored = stored;
+  }
+
+  json(): string {
+    if (this.#text === undefined) {
+      const stored = this.#stored;
+      const value = this.#value;
+      this.#text =
+        (stored === undefined || value === undefined
+          ? undefined
+          : storedWithResourceVersion(stored, value, this.revision)) ?? JSON.stringify(this.object);
+      this.#stored = undefined;
+      this.#value = undefined;
+    }
+    return this.#text;
+  }
 }
 
 /** A shallow copy of `value` whose metadata carries `resourceVersion`. */
