@@ -7,7 +7,7 @@
 import { Agent, request } from "node:http";
 import { performance } from "node:perf_hooks";
 import { parentPort } from "node:worker_threads";
-import { thisThreadId } from "../src/cmd/thread-priority.ts";
+import { thisThreadId } from "../src/cmd/thread-id.ts";
 import type { ProgressSample } from "./throughput.ts";
 
 export interface SchedulingTask {

@@ -25,8 +25,6 @@ export interface ThreadStart {
   readonly options: ThreadComponentsOptions;
   /** The main logger's verbosity: `v(n)` lines above it are not sent. */
   readonly verbosity: number;
-  /** The thread's nice value (`componentThreadNice`), so the API server's thread wins the CPU. */
-  readonly nice: number;
 }
 
 export type ThreadMetrics = MetricObjectWithValues<MetricValue<string>>[];

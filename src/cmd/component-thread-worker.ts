@@ -13,7 +13,7 @@ import { newQueueingMetrics } from "../queueing/index.ts";
 import type { LogFields, Logger } from "../util/index.ts";
 import type { ThreadReply, ThreadRequest, ThreadStart } from "./component-thread-protocol.ts";
 import { startComponents } from "./components.ts";
-import { setThisThreadNice, thisThreadId } from "./thread-priority.ts";
+import { thisThreadId } from "./thread-id.ts";
 
 const port = parentPort;
 if (port === null) throw new Error("component-thread-worker.ts runs only in a worker thread");
@@ -55,11 +55,6 @@ const stop = new AbortController();
 setMaxListeners(0, stop.signal);
 const registry = new Registry();
 const logger = forwardingLogger({}, start.verbosity);
-// Below the API server's thread, which every component waits on (see thread-priority.ts).
-const tid = setThisThreadNice(start.nice);
-logger
-  .v(1)
-  .info("Component thread priority", { tid, nice: tid === undefined ? "unchanged" : start.nice });
 let startFailed = false;
 
 async function collectGarbage(): Promise<void> {

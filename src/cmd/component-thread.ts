@@ -20,7 +20,6 @@ import type {
   ThreadStart,
 } from "./component-thread-protocol.ts";
 import type { Components, ComponentsOptions } from "./components.ts";
-import { componentThreadNice } from "./thread-priority.ts";
 
 /** What a component thread can run. */
 export type ComponentName = "scheduler" | "controllers" | "queueing" | "kubelets";
@@ -82,7 +81,7 @@ export async function startComponentThreads(
     threads.push(
       new ComponentThread(
         names.filter((name) => isConfigured(options, name)).join(","),
-        { connection, options: share, verbosity, nice: componentThreadNice },
+        { connection, options: share, verbosity },
         logger,
       ),
     );
