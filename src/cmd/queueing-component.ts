@@ -1,4 +1,9 @@
-import { type Client, newEventBroadcaster, newInformerFactory } from "../client/index.ts";
+import {
+  type Client,
+  newEventBroadcaster,
+  newInformerFactory,
+  stripManagedFields,
+} from "../client/index.ts";
 import { newQueueing, type QueueingConfig, type QueueingMetrics } from "../queueing/index.ts";
 import { type Logger, systemClock } from "../util/index.ts";
 import { notifySynced } from "./notify-synced.ts";
@@ -23,7 +28,13 @@ export function runQueueingComponent(
   logger: Logger,
   signal: AbortSignal,
 ): Promise<void> {
-  const informers = newInformerFactory(client, { clock: systemClock });
+  // Its informers drop managedFields, as kube-scheduler's do: nothing here reads them (every
+  // write goes without them, and the API server keeps the stored ones), and the Workloads it
+  // caches, each with its pod template's field set, are much smaller for it.
+  const informers = newInformerFactory(client, {
+    clock: systemClock,
+    transform: stripManagedFields,
+  });
   const events = newEventBroadcaster({ client, clock: systemClock, logger });
   const queueing = newQueueing(
     {

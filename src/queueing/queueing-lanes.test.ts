@@ -5,6 +5,7 @@ import {
   type Client,
   type EventRecorder,
   newInformerFactory,
+  type PatchType,
   podsResource,
   type ResourceRef,
 } from "../client/index.ts";
@@ -69,10 +70,17 @@ test("an admitted Workload's pod is ungated before the Workload creations queued
           return target.create(resource, object as never, options);
         };
       }
-      if (prop === "update") {
-        return async (resource: ResourceRef, object: Pod, options?: never) => {
-          if (isResource(resource, podsResource)) writes.push(`update Pod ${object.metadata.name}`);
-          return target.update(resource, object as never, options);
+      if (prop === "patch") {
+        return async (
+          resource: ResourceRef,
+          ns: string,
+          name: string,
+          type: PatchType,
+          body: unknown,
+          options?: never,
+        ) => {
+          if (isResource(resource, podsResource)) writes.push(`ungate Pod ${name}`);
+          return target.patch(resource, ns, name, type, body, options);
         };
       }
       const value = Reflect.get(target, prop, target) as unknown;
@@ -158,10 +166,10 @@ test("an admitted Workload's pod is ungated before the Workload creations queued
       );
     });
     const at = (write: string): number => writes.indexOf(write);
-    assert.ok(at("update Pod first") >= 0, `first was ungated: ${writes.join(", ")}`);
+    assert.ok(at("ungate Pod first") >= 0, `first was ungated: ${writes.join(", ")}`);
     assert.ok(
-      at("update Pod first") < at(`create Workload of ${firstWaiting}`) &&
-        at("update Pod marker") < at(`create Workload of ${firstWaiting}`),
+      at("ungate Pod first") < at(`create Workload of ${firstWaiting}`) &&
+        at("ungate Pod marker") < at(`create Workload of ${firstWaiting}`),
       `the admitted pods were ungated before ${firstWaiting}'s Workload was created: ${writes.join(", ")}`,
     );
   } finally {

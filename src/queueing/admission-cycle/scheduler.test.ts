@@ -18,6 +18,19 @@ import {
 import type { DeepReadonly } from "../../util/index.ts";
 import { newAdmissionScheduler, preemptedStatus, reservedStatus } from "./scheduler.ts";
 
+/**
+ * What an API server stores for a status update of `stored` with `body`: the body's status (only
+ * that, as the status subresource takes nothing else), a new resource version.
+ */
+function statusWritten(stored: KubeObject, body: KubeObject, version: number): KubeObject {
+  const written = structuredClone(stored) as KubeObject & { status?: unknown };
+  const status = (body as { status?: unknown }).status;
+  if (status === undefined) delete written.status;
+  else written.status = structuredClone(status);
+  written.metadata.resourceVersion = String(version);
+  return written;
+}
+
 const now = new Date("2026-01-01T01:00:00Z");
 const message =
   "Preempted to accommodate a workload (UID: u, JobUID: UNKNOWN) due to prioritization in the ClusterQueue";
@@ -88,15 +101,14 @@ test("AdmissionScheduler.cycle: one status write per admitted Workload, only Quo
   const client = {
     async updateStatus(_resource: unknown, object: KubeObject): Promise<KubeObject> {
       calls.push(`${object.kind} ${object.metadata.name ?? ""}`);
-      const written = {
-        ...structuredClone(object),
-        metadata: { ...object.metadata, resourceVersion: String(++version) },
-      };
+      let written: KubeObject = object;
       for (const list of [workloads, clusterQueues, localQueues] as KubeObject[][]) {
         const i = list.findIndex(
-          (o) => o.kind === written.kind && o.metadata.name === written.metadata.name,
+          (o) => o.kind === object.kind && o.metadata.name === object.metadata.name,
         );
-        if (i !== -1) list[i] = written;
+        if (i === -1) continue;
+        written = statusWritten(list[i] as KubeObject, object, ++version);
+        list[i] = written;
       }
       return written;
     },
@@ -151,12 +163,13 @@ function heldClient(workloads: KueueWorkload[]) {
         conflictNext = false;
         throw new ApiError(409, "Conflict", "the object has been modified");
       }
-      const written = {
-        ...structuredClone(object),
-        metadata: { ...object.metadata, resourceVersion: String(++version) },
-      } as KueueWorkload;
-      const i = workloads.findIndex((w) => w.metadata.name === written.metadata.name);
-      if (i !== -1 && object.kind === "Workload") workloads[i] = written;
+      const i = workloads.findIndex((w) => w.metadata.name === object.metadata.name);
+      const stored = object.kind === "Workload" ? workloads[i] : undefined;
+      if (stored === undefined) {
+        return { ...object, metadata: { ...object.metadata, resourceVersion: String(++version) } };
+      }
+      const written = statusWritten(stored, object, ++version) as KueueWorkload;
+      workloads[i] = written;
       return written;
     },
   } as unknown as Client;

@@ -37,7 +37,7 @@ import {
   kueueWorkloadsResource,
   localQueuesResource,
 } from "../resources.ts";
-import { withoutManagedFields } from "../write-body.ts";
+import { statusOnly, withoutManagedFields } from "../write-body.ts";
 import { type CyclePlan, planCycle } from "./cycle.ts";
 import { type PreemptionTarget, preemptionMessage } from "./preemption.ts";
 import { newQueueStatusWriter } from "./queue-status-writer.ts";
@@ -177,11 +177,13 @@ export function newAdmissionScheduler(
       try {
         const written = await deps.client.updateStatus<KueueWorkload>(
           kueueWorkloadsResource,
-          withoutManagedFields(next),
+          statusOnly(next),
         );
         if (index.get(k) === next) {
-          index.upsert(written);
-          assumed.set(k, { over: written.metadata.resourceVersion ?? "", base: written });
+          // Kept as the informer keeps its objects: without managedFields.
+          const kept = withoutManagedFields(written);
+          index.upsert(kept);
+          assumed.set(k, { over: written.metadata.resourceVersion ?? "", base: kept });
         }
         then(written);
       } catch (error: unknown) {

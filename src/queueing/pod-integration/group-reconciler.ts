@@ -55,7 +55,7 @@ import {
   setWorkloadConditionAs,
   setWorkloadFinished,
   stopPod,
-  ungatedPod,
+  ungatePod,
 } from "./writes.ts";
 
 /** What the group reconciler needs beyond the single-pod reconciler's dependencies. */
@@ -222,7 +222,7 @@ export async function reconcileGroup(
         const role = roleOf(p);
         if (!(workload.status?.admission?.podSetAssignments ?? []).some((a) => a.name === role))
           continue;
-        await deps.client.update<Pod>(podsResource, ungatedPod(p, workload, deps.flavors, role));
+        await ungatePod(deps, p, workload, deps.flavors, role);
         deps.onUngated?.();
         deps.events.event(referenceTo(p, podsResource), "Normal", "Started", message);
       }

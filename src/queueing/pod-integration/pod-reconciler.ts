@@ -46,7 +46,7 @@ import {
   removeWorkloadFinalizer,
   setWorkloadFinished,
   stopPod,
-  ungatedPod,
+  ungatePod,
 } from "./writes.ts";
 
 export interface PodReconcilerDeps {
@@ -190,7 +190,7 @@ export async function reconcilePod(
   }
   if (isGated(pod)) {
     if (isWorkloadAdmitted(workload)) {
-      await deps.client.update<Pod>(podsResource, ungatedPod(pod, workload, deps.flavors));
+      await ungatePod(deps, pod, workload, deps.flavors);
       deps.onUngated?.();
       deps.events.event(
         referenceTo(pod, podsResource),

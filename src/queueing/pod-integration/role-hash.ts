@@ -40,23 +40,59 @@ function isEmpty(value: GoValue): boolean {
   return false;
 }
 
+/** Printable ASCII but `"`, `&`, `<`, `>` and the backslash: written as is by Go and by JSON. */
+const plainString = /^[\x20\x21\x23-\x25\x27-\x3b\x3d\x3f-\x5b\x5d-\x7e]*$/;
+
 function encodeString(text: string): string {
+  if (plainString.test(text)) return `"${text}"`;
   return JSON.stringify(text).replace(
     /[<>&\u2028\u2029]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }
 
+/** Struct field names, encoded once (a fixed set: the names of the Kubernetes types' fields). */
+const fieldNames = new Map<string, string>();
+
+function encodeFieldName(name: string): string {
+  let encoded = fieldNames.get(name);
+  if (encoded === undefined) {
+    encoded = `${encodeString(name)}:`;
+    fieldNames.set(name, encoded);
+  }
+  return encoded;
+}
+
 function encode(value: GoValue): string {
   if (value === null) return "null";
   if (typeof value === "string") return encodeString(value);
   if (typeof value === "number" || typeof value === "boolean") return String(value);
-  if (Array.isArray(value)) return `[${value.map(encode).join(",")}]`;
+  let out: string;
+  if (Array.isArray(value)) {
+    out = "[";
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ",";
+      out += encode(value[i] as GoValue);
+    }
+    return `${out}]`;
+  }
+  out = "{";
   if (value instanceof GoStruct) {
-    return `{${value.fields.map(([k, v]) => `${encodeString(k)}:${encode(v)}`).join(",")}}`;
+    const fields = value.fields;
+    for (let i = 0; i < fields.length; i++) {
+      const [k, v] = fields[i] as [string, GoValue];
+      if (i > 0) out += ",";
+      out += encodeFieldName(k) + encode(v);
+    }
+    return `${out}}`;
   }
   const keys = [...value.entries.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${keys.map((k) => `${encodeString(k)}:${encode(value.entries.get(k) ?? null)}`).join(",")}}`;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
+    if (i > 0) out += ",";
+    out += `${encodeString(k)}:${encode(value.entries.get(k) ?? null)}`;
+  }
+  return `${out}}`;
 }
 
 type Maybe<T> = DeepReadonly<T> | undefined | null;

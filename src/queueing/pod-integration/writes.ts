@@ -34,7 +34,7 @@ import {
 } from "../../client/index.ts";
 import { type Clock, type DeepReadonly, deepCopy } from "../../util/index.ts";
 import { kueueWorkloadsResource } from "../resources.ts";
-import { withoutManagedFields } from "../write-body.ts";
+import { mergePatchOf, statusOnly, withoutManagedFields } from "../write-body.ts";
 
 type P = DeepReadonly<Pod>;
 type W = DeepReadonly<KueueWorkload>;
@@ -163,6 +163,32 @@ export function ungatedPod(
   });
 }
 
+/**
+ * Ungates `pod` as Kueue's `Run` does (`clientutil.Patch` with `strict`): a JSON merge patch from
+ * the cached pod to `ungatedPod(…)`, carrying the cached `metadata.resourceVersion` so that it
+ * conflicts (409) when the pod changed since.
+ */
+export async function ungatePod(
+  deps: Pick<WriteDeps, "client">,
+  pod: P,
+  workload: W,
+  flavors: Lister<ResourceFlavor>,
+  podSet?: string,
+): Promise<void> {
+  const before = withoutManagedFields(pod);
+  const patch = (mergePatchOf(before, ungatedPod(pod, workload, flavors, podSet)) ?? {}) as {
+    metadata?: Record<string, unknown>;
+  };
+  patch.metadata = { ...patch.metadata, resourceVersion: pod.metadata.resourceVersion ?? "" };
+  await deps.client.patch<Pod>(
+    podsResource,
+    pod.metadata.namespace ?? "",
+    pod.metadata.name ?? "",
+    "merge",
+    patch,
+  );
+}
+
 async function writeStatus(
   deps: WriteDeps,
   workload: W,
@@ -171,7 +197,7 @@ async function writeStatus(
   const next = deepCopy(workload) as KueueWorkload;
   edit(next);
   if (JSON.stringify(next.status) === JSON.stringify(workload.status)) return;
-  await deps.client.updateStatus<KueueWorkload>(kueueWorkloadsResource, withoutManagedFields(next));
+  await deps.client.updateStatus<KueueWorkload>(kueueWorkloadsResource, statusOnly(next));
 }
 
 function withCondition(
