@@ -6,6 +6,8 @@ import { TransportError } from "./errors.ts";
 /** How to reach one server: the parsed URL, the connection pool and the fixed headers. */
 export interface Connection {
   readonly base: URL;
+  /** The parts of `base` each request goes to, worked out once (no URL per request). */
+  readonly target: { readonly protocol: string; readonly hostname: string; readonly port: string };
   readonly agent: HttpAgent;
   readonly headers: Readonly<Record<string, string>>;
   /** Non-watch requests fail after this much socket inactivity (ms); 0 for none. */
@@ -51,7 +53,10 @@ export function newConnection(options: ConnectionOptions): Connection {
   if (options.token !== undefined && options.token !== "") {
     headers["Authorization"] = `Bearer ${options.token}`;
   }
-  return { base, agent, headers, timeoutMs: options.timeoutMs };
+  // An IPv6 literal is bracketed in a URL but not in a socket address.
+  const hostname = base.hostname.startsWith("[") ? base.hostname.slice(1, -1) : base.hostname;
+  const target = { protocol: base.protocol, hostname, port: base.port };
+  return { base, target, agent, headers, timeoutMs: options.timeoutMs };
 }
 
 export interface HttpRequest {
@@ -102,8 +107,7 @@ class StaleConnectionError extends Error {
 }
 
 function sendOnce(connection: Connection, spec: HttpRequest): Promise<IncomingMessage> {
-  const url = new URL(spec.path, connection.base);
-  const describe = `${spec.method} ${url.pathname}${url.search}`;
+  const describe = `${spec.method} ${spec.path}`;
   return new Promise<IncomingMessage>((resolve, reject) => {
     if (spec.signal.aborted) {
       reject(spec.signal.reason);
@@ -114,8 +118,11 @@ function sendOnce(connection: Connection, spec: HttpRequest): Promise<IncomingMe
       headers["Content-Type"] = spec.contentType ?? "application/json";
       headers["Content-Length"] = Buffer.byteLength(spec.body);
     }
-    const requestFn = url.protocol === "https:" ? httpsRequest : httpRequest;
-    const req = requestFn(url, {
+    const { target } = connection;
+    const requestFn = target.protocol === "https:" ? httpsRequest : httpRequest;
+    const req = requestFn({
+      ...target,
+      path: spec.path,
       method: spec.method,
       headers,
       agent: connection.agent,
