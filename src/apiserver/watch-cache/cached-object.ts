@@ -1,19 +1,6 @@
 import { metadataEndOf, withResourceVersionJson } from "../../api/index.ts";
 import type { JsonObject } from "../../util/index.ts";
 
-/** One object as the cache holds it: immutable, with its revision and lazily serialized JSON. */
-export interface CachedObject {
-  readonly key: string;
-  /** The object with `metadata.resourceVersion` set. Never mutated. */
-  readonly object: JsonObject;
-  readonly revision: number;
-  readonly namespace: string;
-  readonly name: string;
-  readonly labels: Readonly<Record<string, string>>;
-  /** The object's JSON text, computed at most once. */
-  json(): string;
-}
-
 /**
  * Builds a cached object, setting `metadata.resourceVersion` to the revision. `stored` is the
  * value's JSON as storage holds it, when storage gave it: the object's JSON is then that text with
@@ -25,12 +12,16 @@ export function newCachedObject(
   revision: number,
   stored?: string,
 ): CachedObject {
-  return new CachedEntry(key, value, revision, stored);
+  return new CachedObject(key, value, revision, stored);
 }
 
-/** A class rather than an object literal with a closure: one per stored object version. */
-class CachedEntry implements CachedObject {
+/**
+ * One object as the cache holds it: immutable, with its revision and lazily serialized JSON. A
+ * class rather than an object literal with a closure, as there is one per stored object version.
+ */
+export class CachedObject {
   readonly key: string;
+  /** The object with `metadata.resourceVersion` set. Never mutated. */
   readonly object: JsonObject;
   readonly revision: number;
   readonly namespace: string;
@@ -53,6 +44,7 @@ class CachedEntry implements CachedObject {
     this.#stored = stored;
   }
 
+  /** The object's JSON text, computed at most once. */
   json(): string {
     if (this.#text === undefined) {
       const stored = this.#stored;
