@@ -540,6 +540,38 @@ test("Client.get: an unreachable server is a retryable TransportError", async ()
   assert.deepEqual([error.code, error.retryable], ["ECONNREFUSED", true]);
 });
 
+test("Client.get: one caller signal serves many requests, and aborting it stops those in flight", async () => {
+  // Answers the first request, then holds every later one.
+  let answered = 0;
+  const server = createServer((_req, res) => {
+    if (answered++ > 0) return;
+    res.setHeader("Content-Type", "application/json");
+    res.end(JSON.stringify({ kind: "Node", apiVersion: "v1", metadata: { name: "n1" } }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  try {
+    await using client = newClient({
+      server: `http://127.0.0.1:${port}`,
+      userAgent: "gantry/test",
+    });
+    const controller = new AbortController();
+    const signal = controller.signal;
+    const first = await client.get(nodesResource, undefined, "n1", { signal });
+    assert.equal(first.metadata.name, "n1");
+    const held = [1, 2, 3].map(() =>
+      rejection(client.get(nodesResource, undefined, "n1", { signal })),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const reason = new Error("component stopping");
+    controller.abort(reason);
+    assert.deepEqual(await Promise.all(held), [reason, reason, reason]);
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+});
+
 test("Client.get: a non-Status error body becomes an ApiError for its code", async () => {
   const server = createServer((_req, res) => {
     res.statusCode = 503;

@@ -103,10 +103,21 @@ export function newClient(options: HttpClientOptions): HttpClient {
   setMaxListeners(0, closing.signal);
   const onWarning = options.onWarning;
 
-  const signalOf = (options: RequestOptions | undefined): AbortSignal =>
-    options?.signal === undefined
-      ? closing.signal
-      : AbortSignal.any([options.signal, closing.signal]);
+  // A caller's signal joined with the client's own, made once per caller signal: components pass
+  // the one signal of their lifetime with every request, and AbortSignal.any is costly.
+  const joined = new WeakMap<AbortSignal, AbortSignal>();
+  const signalOf = (options: RequestOptions | undefined): AbortSignal => {
+    const own = options?.signal;
+    if (own === undefined) return closing.signal;
+    let signal = joined.get(own);
+    if (signal === undefined) {
+      signal = AbortSignal.any([own, closing.signal]);
+      // Every request in flight with that caller's signal listens on it.
+      setMaxListeners(0, signal);
+      joined.set(own, signal);
+    }
+    return signal;
+  };
 
   /** Sends a request and resolves to the body of a 2xx answer; other codes throw ApiErrors. */
   const callText = async (
