@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, type RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import {
@@ -13,6 +13,7 @@ import {
 } from "../api/index.ts";
 import { type ClusterHarness, startClusterHarness } from "../testing/cluster-harness.ts";
 import {
+  type Client,
   configMapsResource,
   deploymentsResource,
   namespacesResource,
@@ -540,14 +541,12 @@ test("Client.get: an unreachable server is a retryable TransportError", async ()
   assert.deepEqual([error.code, error.retryable], ["ECONNREFUSED", true]);
 });
 
-test("Client.get: one caller signal serves many requests, and aborting it stops those in flight", async () => {
-  // Answers the first request, then holds every later one.
-  let answered = 0;
-  const server = createServer((_req, res) => {
-    if (answered++ > 0) return;
-    res.setHeader("Content-Type", "application/json");
-    res.end(JSON.stringify({ kind: "Node", apiVersion: "v1", metadata: { name: "n1" } }));
-  });
+/** Runs `body` with a client of a plain HTTP server answering with `handler`, then stops both. */
+async function withPlainServer(
+  handler: RequestListener,
+  body: (client: Client) => Promise<void>,
+): Promise<void> {
+  const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   try {
@@ -555,6 +554,22 @@ test("Client.get: one caller signal serves many requests, and aborting it stops 
       server: `http://127.0.0.1:${port}`,
       userAgent: "gantry/test",
     });
+    await body(client);
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+test("Client.get: one caller signal serves many requests, and aborting it stops those in flight", async () => {
+  // Answers the first request, then holds every later one.
+  let answered = 0;
+  const handler: RequestListener = (_req, res) => {
+    if (answered++ > 0) return;
+    res.setHeader("Content-Type", "application/json");
+    res.end(JSON.stringify({ kind: "Node", apiVersion: "v1", metadata: { name: "n1" } }));
+  };
+  await withPlainServer(handler, async (client) => {
     const controller = new AbortController();
     const signal = controller.signal;
     const first = await client.get(nodesResource, undefined, "n1", { signal });
@@ -566,34 +581,22 @@ test("Client.get: one caller signal serves many requests, and aborting it stops 
     const reason = new Error("component stopping");
     controller.abort(reason);
     assert.deepEqual(await Promise.all(held), [reason, reason, reason]);
-  } finally {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
+  });
 });
 
 test("Client.get: a non-Status error body becomes an ApiError for its code", async () => {
-  const server = createServer((_req, res) => {
+  const handler: RequestListener = (_req, res) => {
     res.statusCode = 503;
     res.end("upstream down");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  try {
-    await using client = newClient({
-      server: `http://127.0.0.1:${port}`,
-      userAgent: "gantry/test",
-    });
+  };
+  await withPlainServer(handler, async (client) => {
     const error = await rejection(client.get(nodesResource, undefined, "n1"));
     assert.deepEqual(summary(error), [
       503,
       "ServiceUnavailable",
       "the server is currently unable to handle the request",
     ]);
-  } finally {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
+  });
 });
 
 test("newClient: over https the kubeconfig's CA and token work; without them the call fails", {
