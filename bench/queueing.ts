@@ -45,6 +45,7 @@ import { newInformerFactory, podsResource, type ResourceRef } from "../src/clien
 import { startAllInOne } from "../src/cmd/all-in-one.ts";
 import { connectionFromKubeconfig, newComponentClient } from "../src/cmd/component-client.ts";
 import { defaultQueueingConfig } from "../src/queueing/index.ts";
+import { makeQueuedPod, type QueuedPodOptions } from "../src/testing/index.ts";
 import { discardLogger } from "../src/util/index.ts";
 import { startLoadClient } from "./load-client.ts";
 import { fmt, percentile, table } from "./stats.ts";
@@ -385,25 +386,9 @@ async function podPhase(name: string, pods: readonly Pod[]): Promise<PodPhase> {
   });
 }
 
-function plainPod(
-  name: string,
-  extra: { labels?: Record<string, string>; annotations?: Record<string, string> } = {},
-): Pod {
-  return {
-    apiVersion: "v1",
-    kind: "Pod",
-    metadata: {
-      name,
-      namespace: "default",
-      labels: { "kueue.x-k8s.io/queue-name": "user-queue", ...extra.labels },
-      ...(extra.annotations === undefined ? {} : { annotations: extra.annotations }),
-    },
-    spec: {
-      restartPolicy: "Never",
-      containers: [{ name: "c", image: "pause", resources: { requests: { cpu: "100m" } } }],
-    },
-  } as Pod;
-}
+/** A queued pod of 100m CPU in `user-queue`. */
+const plainPod = (name: string, options: QueuedPodOptions = {}): Pod =>
+  makeQueuedPod(name, { image: "pause", requests: { cpu: "100m" }, ...options });
 
 // ---- Kueue's baseline scenario ----
 
@@ -747,8 +732,8 @@ async function main(): Promise<void> {
   if (runs("groups")) {
     const pods = Array.from({ length: groupCount * 10 }, (_, i) =>
       plainPod(`g${Math.floor(i / 10)}-p${i % 10}`, {
-        labels: { "kueue.x-k8s.io/pod-group-name": `group-${Math.floor(i / 10)}` },
-        annotations: { "kueue.x-k8s.io/pod-group-total-count": "10" },
+        group: `group-${Math.floor(i / 10)}`,
+        total: 10,
       }),
     );
     const r = await podPhase("pod groups", pods);

@@ -367,6 +367,7 @@ export {
   toleratesTaint,
   tolerationsTolerateTaint,
 } from "./helpers/tolerations.ts";
+export { type TwoWayDiffOptions, twoWayDiff } from "./helpers/two-way-diff.ts";
 // selectors and jsonpath
 export { evaluate as evaluateJsonPath } from "./jsonpath/evaluate.ts";
 export { type JsonPath, parseJsonPath } from "./jsonpath/parse.ts";

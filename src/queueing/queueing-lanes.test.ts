@@ -9,7 +9,12 @@ import {
   podsResource,
   type ResourceRef,
 } from "../client/index.ts";
-import { eventually, singleClusterQueueSetup, startClusterHarness } from "../testing/index.ts";
+import {
+  eventually,
+  makeQueuedPod,
+  singleClusterQueueSetup,
+  startClusterHarness,
+} from "../testing/index.ts";
 import { discardLogger, systemClock } from "../util/index.ts";
 import { defaultQueueingConfig } from "./config.ts";
 import { newQueueing, podReconcilerWorkers } from "./queueing.ts";
@@ -23,23 +28,7 @@ import {
 const noEvents = { event() {} } as unknown as EventRecorder;
 
 /** A single pod as Kueue's webhook leaves it: queue `user-queue`, managed, gated. */
-function gatedPod(name: string): Pod {
-  return {
-    apiVersion: "v1",
-    kind: "Pod",
-    metadata: {
-      name,
-      namespace: "default",
-      labels: { "kueue.x-k8s.io/queue-name": "user-queue", "kueue.x-k8s.io/managed": "true" },
-      finalizers: ["kueue.x-k8s.io/managed"],
-    },
-    spec: {
-      restartPolicy: "Never",
-      schedulingGates: [{ name: "kueue.x-k8s.io/admission" }],
-      containers: [{ name: "c", image: "pause", resources: { requests: { cpu: "1" } } }],
-    },
-  } as Pod;
-}
+const gatedPod = (name: string): Pod => makeQueuedPod(name, { image: "pause", gated: true });
 
 const isResource = (resource: ResourceRef, other: ResourceRef): boolean =>
   resource.group === other.group && resource.resource === other.resource;

@@ -12,7 +12,8 @@
  * - `mergePatchOf`: the JSON merge patch (RFC 7386) from one object to another, as
  *   controller-runtime's `client.MergeFrom` computes it for Kueue's `clientutil.Patch`.
  */
-import { isPlainObject } from "../util/index.ts";
+import { twoWayDiff } from "../api/index.ts";
+import { isPlainObject, jsonEqual } from "../util/index.ts";
 
 export { withoutManagedFields } from "../api/index.ts";
 
@@ -59,23 +60,8 @@ export function statusOnly<T extends StatusHolder>(object: T): T {
  */
 export function mergePatchOf(before: unknown, after: unknown): unknown {
   if (!isPlainObject(before) || !isPlainObject(after)) {
-    return JSON.stringify(before) === JSON.stringify(after) ? undefined : (after ?? null);
+    return jsonEqual(before, after) ? undefined : (after ?? null);
   }
-  const patch: Record<string, unknown> = {};
-  let changed = false;
-  for (const key of Object.keys(before)) {
-    if (before[key] !== undefined && after[key] === undefined) {
-      patch[key] = null;
-      changed = true;
-    }
-  }
-  for (const key of Object.keys(after)) {
-    const value = after[key];
-    if (value === undefined || before[key] === value) continue;
-    const sub = before[key] === undefined ? value : mergePatchOf(before[key], value);
-    if (sub === undefined) continue;
-    patch[key] = sub;
-    changed = true;
-  }
-  return changed ? patch : undefined;
+  const patch = twoWayDiff(before, after, { equal: jsonEqual });
+  return Object.keys(patch).length === 0 ? undefined : patch;
 }

@@ -21,6 +21,7 @@ export { makeNode, NodeBuilder } from "./builders/node-builder.ts";
 export { makePdb, PdbBuilder } from "./builders/pdb-builder.ts";
 export { type AffinityTermOptions, makePod, PodBuilder } from "./builders/pod-builder.ts";
 export { type PodFixtureState, setPodState } from "./builders/pod-state.ts";
+export { makeQueuedPod, type QueuedPodOptions } from "./builders/queued-pod-builder.ts";
 export { makeReplicaSet, ReplicaSetBuilder } from "./builders/replica-set-builder.ts";
 export {
   minimalPlugins,

@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { stringify } from "yaml";
+import type { Pod } from "../../api/index.ts";
 import {
   eventually,
   type KubectlResult,
   kubectl,
+  makeQueuedPod,
   requestGantry,
   startGantry,
 } from "../../testing/index.ts";
@@ -48,29 +50,13 @@ const setup = [
 ];
 
 /** A pod of one CPU in queue `lq`, in group `group` of two when given. */
-function pod(name: string, priority: string, group?: string): object {
-  return {
-    apiVersion: "v1",
-    kind: "Pod",
-    metadata: {
-      name,
-      namespace: "default",
-      labels: {
-        "kueue.x-k8s.io/queue-name": "lq",
-        "kueue.x-k8s.io/priority-class": priority,
-        ...(group === undefined ? {} : { "kueue.x-k8s.io/pod-group-name": group }),
-      },
-      annotations: {
-        "gantry.dev/run-for": "300s",
-        ...(group === undefined ? {} : { "kueue.x-k8s.io/pod-group-total-count": "2" }),
-      },
-    },
-    spec: {
-      restartPolicy: "Never",
-      containers: [{ name: "c", image: "busybox", resources: { requests: { cpu: "1" } } }],
-    },
-  };
-}
+const pod = (name: string, priority: string, group?: string): Pod =>
+  makeQueuedPod(name, {
+    queue: "lq",
+    priorityClass: priority,
+    runFor: "300s",
+    ...(group === undefined ? {} : { group, total: 2 }),
+  });
 
 interface WatchedPod {
   readonly type: string;

@@ -4,10 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { stringify } from "yaml";
+import type { Pod } from "../../api/index.ts";
 import {
   eventually,
   type KubectlResult,
   kubectl,
+  makeQueuedPod,
   singleClusterQueueSetup,
   startGantry,
 } from "../../testing/index.ts";
@@ -30,25 +32,9 @@ queueing:
   gangScheduleAdmittedGroups: true
 `;
 
-function member(name: string): object {
-  return {
-    apiVersion: "v1",
-    kind: "Pod",
-    metadata: {
-      name,
-      namespace: "default",
-      labels: {
-        "kueue.x-k8s.io/queue-name": "user-queue",
-        "kueue.x-k8s.io/pod-group-name": "gang",
-      },
-      annotations: { "kueue.x-k8s.io/pod-group-total-count": "2", "gantry.dev/run-for": "2s" },
-    },
-    spec: {
-      restartPolicy: "Never",
-      containers: [{ name: "c", image: "busybox", resources: { requests: { cpu: "1" } } }],
-    },
-  };
-}
+/** A pod of the two-pod group `gang`. */
+const member = (name: string): Pod =>
+  makeQueuedPod(name, { group: "gang", total: 2, runFor: "2s" });
 
 test("queueing groups: with gangScheduleAdmittedGroups an admitted group gets a scheduling Workload and PodGroup before its pods are ungated, and loses them when it finishes", async () => {
   const dir = mkdtempSync(join(tmpdir(), "gantry-gang-groups-"));

@@ -5,6 +5,7 @@ import {
   eventually,
   type KubectlResult,
   kubectl,
+  makeQueuedPod,
   singleClusterQueueSetup,
   startGantry,
 } from "../../testing/index.ts";
@@ -16,44 +17,6 @@ function ok(result: KubectlResult, what: string): string {
     `${what} failed (exit ${result.code}):\n${result.stderr}${result.stdout}`,
   );
   return result.stdout;
-}
-
-interface GroupPod {
-  readonly group: string;
-  readonly total?: number;
-  readonly runFor: string;
-  readonly exitCode?: number;
-  readonly annotations?: Record<string, string>;
-  readonly labels?: Record<string, string>;
-}
-
-/** A plain pod of a Kueue pod group requesting one CPU. */
-function groupPod(name: string, p: GroupPod): object {
-  return {
-    apiVersion: "v1",
-    kind: "Pod",
-    metadata: {
-      name,
-      namespace: "default",
-      labels: {
-        "kueue.x-k8s.io/queue-name": "user-queue",
-        "kueue.x-k8s.io/pod-group-name": p.group,
-        ...p.labels,
-      },
-      annotations: {
-        ...(p.total === undefined
-          ? {}
-          : { "kueue.x-k8s.io/pod-group-total-count": String(p.total) }),
-        "gantry.dev/run-for": p.runFor,
-        ...(p.exitCode === undefined ? {} : { "gantry.dev/exit-code": String(p.exitCode) }),
-        ...p.annotations,
-      },
-    },
-    spec: {
-      restartPolicy: "Never",
-      containers: [{ name: "c", image: "busybox", resources: { requests: { cpu: "1" } } }],
-    },
-  };
 }
 
 const yaml = (objects: readonly object[]): string => objects.map((o) => stringify(o)).join("---\n");
@@ -97,7 +60,7 @@ test("queueing groups: a group created beforehand is built once complete, admitt
   ok(
     await c.run(
       ["create", "-f", "-"],
-      yaml([groupPod("a", { group: "g1", total: 2, runFor: "1s", exitCode: 1 })]),
+      yaml([makeQueuedPod("a", { group: "g1", total: 2, runFor: "1s", exitCode: 1 })]),
     ),
     "create a",
   );
@@ -114,7 +77,7 @@ test("queueing groups: a group created beforehand is built once complete, admitt
   ok(
     await c.run(
       ["create", "-f", "-"],
-      yaml([groupPod("b", { group: "g1", total: 2, runFor: "6s" })]),
+      yaml([makeQueuedPod("b", { group: "g1", total: 2, runFor: "6s" })]),
     ),
     "create b",
   );
@@ -150,7 +113,7 @@ test("queueing groups: a group created beforehand is built once complete, admitt
   ok(
     await c.run(
       ["create", "-f", "-"],
-      yaml([groupPod("a2", { group: "g1", total: 2, runFor: "1s" })]),
+      yaml([makeQueuedPod("a2", { group: "g1", total: 2, runFor: "1s" })]),
     ),
     "create a2",
   );
@@ -166,7 +129,7 @@ test("queueing groups: a group created beforehand is built once complete, admitt
   ok(
     await c.run(
       ["create", "-f", "-"],
-      yaml([groupPod("extra", { group: "g1", total: 2, runFor: "1s" })]),
+      yaml([makeQueuedPod("extra", { group: "g1", total: 2, runFor: "1s" })]),
     ),
     "create extra",
   );
@@ -201,7 +164,9 @@ test("queueing groups: a group created beforehand is built once complete, admitt
   ok(
     await c.run(
       ["create", "-f", "-"],
-      yaml(["x-1", "x-2", "x-3"].map((n) => groupPod(n, { group: "g2", total: 2, runFor: "1s" }))),
+      yaml(
+        ["x-1", "x-2", "x-3"].map((n) => makeQueuedPod(n, { group: "g2", total: 2, runFor: "1s" })),
+      ),
     ),
     "create g2",
   );
@@ -214,14 +179,14 @@ test("queueing groups: a group created beforehand is built once complete, admitt
     await c.run(
       ["create", "-f", "-"],
       yaml([
-        groupPod("u-1", {
+        makeQueuedPod("u-1", {
           group: "g3",
           total: 2,
           runFor: "1s",
           exitCode: 1,
           annotations: { "kueue.x-k8s.io/retriable-in-group": "false" },
         }),
-        groupPod("u-2", { group: "g3", total: 2, runFor: "2s" }),
+        makeQueuedPod("u-2", { group: "g3", total: 2, runFor: "2s" }),
       ]),
     ),
     "create g3",
@@ -247,7 +212,7 @@ test("queueing groups: a driver that creates its workers is admitted for the who
   const bad = await c.run(
     ["create", "-f", "-"],
     yaml([
-      groupPod("bad", {
+      makeQueuedPod("bad", {
         group: "b",
         runFor: "1s",
         annotations: {
@@ -265,7 +230,7 @@ test("queueing groups: a driver that creates its workers is admitted for the who
     await c.run(
       ["create", "-f", "-"],
       yaml([
-        groupPod("driver", {
+        makeQueuedPod("driver", {
           group: "spark",
           runFor: "8s",
           annotations: { "kueue.x-k8s.io/pod-group-sets": sets },
@@ -300,7 +265,7 @@ test("queueing groups: a driver that creates its workers is admitted for the who
   assert.equal(usage, "3");
 
   const worker = (name: string) =>
-    groupPod(name, {
+    makeQueuedPod(name, {
       group: "spark",
       runFor: "1s",
       labels: { "kueue.x-k8s.io/pod-group-role": "workers" },

@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { stringify } from "yaml";
-import { eventually, type KubectlResult, kubectl, startGantry } from "../../testing/index.ts";
+import type { Pod } from "../../api/index.ts";
+import {
+  eventually,
+  type KubectlResult,
+  kubectl,
+  makeQueuedPod,
+  startGantry,
+} from "../../testing/index.ts";
 
 function ok(result: KubectlResult, what: string): string {
   assert.equal(
@@ -54,22 +61,9 @@ const setup = [
   localQueue("lq-b", "cq-b"),
 ];
 
-function pod(name: string, queue: string, cpu: string, priority: string): object {
-  return {
-    apiVersion: "v1",
-    kind: "Pod",
-    metadata: {
-      name,
-      namespace: "default",
-      labels: { "kueue.x-k8s.io/queue-name": queue, "kueue.x-k8s.io/priority-class": priority },
-      annotations: { "gantry.dev/run-for": "300s" },
-    },
-    spec: {
-      restartPolicy: "Never",
-      containers: [{ name: "c", image: "busybox", resources: { requests: { cpu } } }],
-    },
-  };
-}
+/** A pod of `cpu` CPUs in LocalQueue `queue` at WorkloadPriorityClass `priority`. */
+const pod = (name: string, queue: string, cpu: string, priority: string): Pod =>
+  makeQueuedPod(name, { queue, priorityClass: priority, requests: { cpu }, runFor: "300s" });
 
 interface RecordedWorkload {
   readonly metadata?: { readonly ownerReferences?: readonly { readonly name?: string }[] };

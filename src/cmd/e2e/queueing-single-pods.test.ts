@@ -5,6 +5,7 @@ import {
   eventually,
   type KubectlResult,
   kubectl,
+  makeQueuedPod,
   singleClusterQueueSetup,
   startGantry,
 } from "../../testing/index.ts";
@@ -21,23 +22,6 @@ function ok(result: KubectlResult, what: string): string {
 // Kueue's single ClusterQueue setup, with one CPU of quota so that two pods queue one at a time.
 const setup = singleClusterQueueSetup(1, { "kubernetes.io/os": "linux" });
 
-function pod(name: string, runFor: string, labels: Record<string, string> = {}): object {
-  return {
-    apiVersion: "v1",
-    kind: "Pod",
-    metadata: {
-      name,
-      namespace: "default",
-      labels: { "kueue.x-k8s.io/queue-name": "user-queue", ...labels },
-      annotations: { "gantry.dev/run-for": runFor },
-    },
-    spec: {
-      restartPolicy: "Never",
-      containers: [{ name: "c", image: "busybox", resources: { requests: { cpu: "1" } } }],
-    },
-  };
-}
-
 test("queueing: single pods are gated, queued in their ClusterQueue, admitted in turn as quota frees, and finish with their Workloads", async () => {
   await using gantry = await startGantry({ storage: "memory", extraArgs: ["--nodes", "1"] });
   const run = (args: string[], input?: string): Promise<KubectlResult> =>
@@ -49,7 +33,7 @@ test("queueing: single pods are gated, queued in their ClusterQueue, admitted in
   ok(
     await run(
       ["create", "-f", "-"],
-      `${stringify(pod("first", "2s"))}---\n${stringify(pod("second", "1s"))}`,
+      `${stringify(makeQueuedPod("first", { runFor: "2s" }))}---\n${stringify(makeQueuedPod("second", { runFor: "1s" }))}`,
     ),
     "create pods",
   );
@@ -127,10 +111,11 @@ test("queueing: single pods are gated, queued in their ClusterQueue, admitted in
 
   // The mutating webhook sets the label to "true" on pods it manages; an unmanaged pod cannot
   // claim another value.
-  const unmanaged = pod("bad", "1s", { "kueue.x-k8s.io/managed": "false" }) as {
-    metadata: { labels: Record<string, string> };
-  };
-  delete unmanaged.metadata.labels["kueue.x-k8s.io/queue-name"];
+  const unmanaged = makeQueuedPod("bad", {
+    runFor: "1s",
+    labels: { "kueue.x-k8s.io/managed": "false" },
+  });
+  delete unmanaged.metadata.labels?.["kueue.x-k8s.io/queue-name"];
   const rejected = await run(["create", "-f", "-"], stringify(unmanaged));
   assert.match(
     rejected.stderr,

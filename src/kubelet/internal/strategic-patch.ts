@@ -6,44 +6,34 @@
  * other lists replaced whole. Values compare as Go's JSON does: a missing value equals an empty
  * one (`Semantic.DeepEqual`).
  */
-import { semanticEqual } from "../../api/index.ts";
+import { semanticEqual, twoWayDiff } from "../../api/index.ts";
 import { isPlainObject } from "../../util/index.ts";
 
 type JsonMap = Readonly<Record<string, unknown>>;
 
-/** Changed keys of `next` over `old`, removed ones `null`; nested maps recurse, lists are atomic. */
+/** Changed keys of `next` over `old`, removed ones `null`; lists named in `mergeKeys` merge by key. */
 function diffMaps(
   old: JsonMap,
   next: JsonMap,
   mergeKeys: Readonly<Record<string, string>>,
 ): Record<string, unknown> {
-  const patch: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(next)) {
-    const before = old[field];
-    if (semanticEqual(before, value)) continue;
-    const key = mergeKeys[field];
-    if (key !== undefined && Array.isArray(value)) {
-      diffMergeList(field, key, Array.isArray(before) ? before : [], value, patch);
-    } else if (isPlainObject(before) && isPlainObject(value)) {
-      patch[field] = diffMaps(before, value, {});
-    } else {
-      patch[field] = value === undefined ? null : value;
-    }
-  }
-  for (const field of Object.keys(old)) {
-    if (!(field in next) && !semanticEqual(old[field], undefined)) patch[field] = null;
-  }
-  return patch;
+  return twoWayDiff(old, next, {
+    equal: semanticEqual,
+    diffField: (field, before, value) => {
+      const key = mergeKeys[field];
+      if (key === undefined || !Array.isArray(value)) return undefined;
+      return diffMergeList(field, key, Array.isArray(before) ? before : [], value);
+    },
+  });
 }
 
-/** `diffListsOfMaps` for `field`, a list of maps merged by `key`; adds its entries to `patch`. */
+/** `diffListsOfMaps` for `field`, a list of maps merged by `key`: its patch entries. */
 function diffMergeList(
   field: string,
   key: string,
   old: readonly unknown[],
   next: readonly unknown[],
-  patch: Record<string, unknown>,
-): void {
+): Record<string, unknown> {
   const keyOf = (element: unknown): unknown => (isPlainObject(element) ? element[key] : undefined);
   const changes: unknown[] = [];
   for (const element of next) {
@@ -60,9 +50,11 @@ function diffMergeList(
     const k = keyOf(element);
     if (!next.some((n) => keyOf(n) === k)) changes.push({ $patch: "delete", [key]: k });
   }
-  if (changes.length === 0) return;
-  patch[`$setElementOrder/${field}`] = next.map((element) => ({ [key]: keyOf(element) }));
-  patch[field] = changes;
+  if (changes.length === 0) return {};
+  return {
+    [`$setElementOrder/${field}`]: next.map((element) => ({ [key]: keyOf(element) })),
+    [field]: changes,
+  };
 }
 
 /**
