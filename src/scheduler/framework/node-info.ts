@@ -4,7 +4,7 @@
  * one per node and mutates it as pods come and go; a scheduling cycle sees clones (the snapshot),
  * and preemption mutates clones of those to simulate evictions.
  */
-import { type Node, resourceListAmounts } from "../../api/index.ts";
+import { type Node, resourceListAmounts, type Taint } from "../../api/index.ts";
 import type { DeepReadonly } from "../../util/index.ts";
 import type { HostPort, PodInfo } from "./pod-info.ts";
 import { Resource } from "./resource.ts";
@@ -49,9 +49,16 @@ export class HostPortInfo {
   }
 }
 
+const noTaints: readonly DeepReadonly<Taint>[] = Object.freeze([]);
+
 export class NodeInfo {
   #node: DeepReadonly<Node> | undefined = undefined;
+  // The node fields every Filter and Score pass reads for each node are kept beside it: the
+  // scheduling cycle visits hundreds of nodes per pod, and a load from this object beats a
+  // chain of loads through the node, its spec and its taints, each a likely cache miss.
   #name = "";
+  #unschedulable = false;
+  #taints: readonly DeepReadonly<Taint>[] = noTaints;
   pods: PodInfo[] = [];
   /** The pods with any pod affinity or anti-affinity. */
   podsWithAffinity: PodInfo[] = [];
@@ -66,6 +73,12 @@ export class NodeInfo {
   allocatable = new Resource();
   /** Bumped by the cache on every change; the snapshot copies only what changed. */
   generation = 0;
+  // What is left for one more pod, kept in step with `pods`, `requested` and `allocatable` (which
+  // only this class changes) so that Filter answers the common case from this object alone.
+  #podRoom = 0;
+  #milliCpuRoom = 0;
+  #memoryRoom = 0;
+  #ephemeralStorageRoom = 0;
 
   constructor(node?: DeepReadonly<Node>) {
     if (node !== undefined) this.setNode(node);
@@ -83,13 +96,49 @@ export class NodeInfo {
 
   set node(node: DeepReadonly<Node> | undefined) {
     this.#node = node;
-    // Kept beside the node: scoring reads it for every node, and one load beats three.
     this.#name = node?.metadata.name ?? "";
+    this.#unschedulable = node?.spec?.unschedulable === true;
+    const taints = node?.spec?.taints;
+    this.#taints = taints === undefined || taints.length === 0 ? noTaints : taints;
+  }
+
+  /** The node's `spec.unschedulable` (false when the node is unknown). */
+  get unschedulable(): boolean {
+    return this.#unschedulable;
+  }
+
+  /** The node's `spec.taints` (empty when it has none or the node is unknown). */
+  get taints(): readonly DeepReadonly<Taint>[] {
+    return this.#taints;
   }
 
   setNode(node: DeepReadonly<Node>): void {
     this.node = node;
     this.allocatable = Resource.fromAmounts(resourceListAmounts(node.status?.allocatable));
+    this.#refreshRoom();
+  }
+
+  /**
+   * Whether one more pod with `requests` fits the node's pod count, cpu, memory and ephemeral
+   * storage: exactly when NodeResourcesFit finds none of those insufficient. Scalar resources
+   * are not looked at; a caller with any checks them against `allocatable` and `requested`.
+   */
+  hasNativeRoomFor(requests: Resource): boolean {
+    if (this.#podRoom < 1) return false;
+    if (requests.milliCpu > 0 && requests.milliCpu > this.#milliCpuRoom) return false;
+    if (requests.memory > 0 && requests.memory > this.#memoryRoom) return false;
+    return !(
+      requests.ephemeralStorage > 0 && requests.ephemeralStorage > this.#ephemeralStorageRoom
+    );
+  }
+
+  #refreshRoom(): void {
+    const allocatable = this.allocatable;
+    const requested = this.requested;
+    this.#podRoom = allocatable.allowedPodNumber - this.pods.length;
+    this.#milliCpuRoom = allocatable.milliCpu - requested.milliCpu;
+    this.#memoryRoom = allocatable.memory - requested.memory;
+    this.#ephemeralStorageRoom = allocatable.ephemeralStorage - requested.ephemeralStorage;
   }
 
   addPodInfo(podInfo: PodInfo): void {
@@ -122,6 +171,7 @@ export class NodeInfo {
       if (sign > 0) this.usedPorts.add(port);
       else this.usedPorts.remove(port);
     }
+    this.#refreshRoom();
   }
 
   /** A copy that can be mutated without touching this one (pods themselves are shared). */
@@ -137,6 +187,7 @@ export class NodeInfo {
     // Replaced by setNode, never changed in place: copies share it.
     copy.allocatable = this.allocatable;
     copy.generation = this.generation;
+    copy.#refreshRoom();
     return copy;
   }
 }

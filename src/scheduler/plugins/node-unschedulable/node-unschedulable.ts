@@ -35,7 +35,7 @@ export function newNodeUnschedulable(): AnyPlugin {
       return signedWith({ key: signerKeys.tolerations, value: podInfo.pod.spec.tolerations ?? [] });
     },
     filter(_state, pod, nodeInfo) {
-      if (nodeInfo.node?.spec?.unschedulable !== true) return success;
+      if (!nodeInfo.unschedulable) return success;
       if (toleratesUnschedulable(pod)) return success;
       return unresolvable(errReasonUnschedulable);
     },

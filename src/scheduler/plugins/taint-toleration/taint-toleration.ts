@@ -71,7 +71,7 @@ export function newTaintToleration(): AnyPlugin {
     },
     filter(_state, pod, nodeInfo) {
       const taint = findMatchingUntoleratedTaint(
-        nodeInfo.node?.spec?.taints,
+        nodeInfo.taints,
         pod.spec.tolerations,
         doNotScheduleTaints,
       );
@@ -82,8 +82,8 @@ export function newTaintToleration(): AnyPlugin {
       return success;
     },
     score(state, pod, nodeInfo) {
-      const taints = nodeInfo.node?.spec?.taints;
-      if (taints === undefined || taints.length === 0) return 0;
+      const taints = nodeInfo.taints;
+      if (taints.length === 0) return 0;
       const tolerations = state.read(preScoreKey)?.tolerations ?? preferNoScheduleTolerations(pod);
       let count = 0;
       for (const taint of taints) {
