@@ -4,7 +4,7 @@
  */
 import { externalDefinitions } from "../../apps/v1/core-adapter.ts";
 import { objectMetaName } from "../../apps/v1/schema-helpers.ts";
-import type { FieldErrorList } from "../../meta/field-errors.ts";
+import type { FieldError, FieldErrorList } from "../../meta/field-errors.ts";
 import { fieldPath } from "../../meta/field-path.ts";
 import type { KubeObject } from "../../meta/types.ts";
 import { ref, type Schema } from "../../schema/schema.ts";
@@ -12,6 +12,11 @@ import { allVerbs, type KindDefinition, type ScaleSubresource } from "../../sche
 import { validateObjectMeta, validateObjectMetaUpdate } from "../../validation/meta.ts";
 import type { CustomResourceDefinition, JSONSchemaProps } from "./crd.ts";
 import { applySchemaDefaults } from "./custom-resource-defaults.ts";
+import { ratchetListTypeDuplicates } from "./custom-resource-list-types.ts";
+import {
+  ratchetedSchemaErrors,
+  validateUpdateAgainstSchema,
+} from "./custom-resource-ratcheting.ts";
 import { validateAgainstSchema } from "./custom-resource-validation.ts";
 import { schemaAt } from "./schema-checks.ts";
 
@@ -28,6 +33,16 @@ export function readJsonPath(obj: unknown, path: string): unknown {
     current = (current as Record<string, unknown>)[step];
   }
   return current;
+}
+
+/**
+ * An error of the status schema's validator placed under `status`: upstream validates a status
+ * write against the status schema alone and puts its errors under `status` (the detail keeps
+ * the validator's own path: `status.replicas: Invalid value: "string": replicas in body …`).
+ */
+function underStatus(error: FieldError): FieldError {
+  const field = error.field === "" || error.field === "<nil>" ? "status" : `status.${error.field}`;
+  return { ...error, field };
 }
 
 function fieldValueText(value: unknown): string {
@@ -73,14 +88,36 @@ export function kindDefinitionForCrd(
     "x-kubernetes-group-version-kind": [{ group: spec.group, version, kind }],
   };
   const nameSchema = schemaAt(schemaAt(userSchema.properties?.["metadata"])?.properties?.["name"]);
+  const statusSchema = schemaAt(userSchema.properties?.["status"]);
 
-  const validateBody = (obj: KubeObject): FieldErrorList => {
-    const errs = validateAgainstSchema(obj, userSchema);
-    if (nameSchema !== undefined && obj.metadata.name !== undefined) {
-      errs.push(
-        ...validateAgainstSchema(obj.metadata.name, nameSchema, fieldPath("metadata", "name")),
-      );
-    }
+  const validateName = (obj: KubeObject): FieldErrorList =>
+    nameSchema === undefined || obj.metadata.name === undefined
+      ? []
+      : validateAgainstSchema(obj.metadata.name, nameSchema, fieldPath("metadata", "name"));
+  const validateBody = (obj: KubeObject): FieldErrorList => [
+    ...validateAgainstSchema(obj, userSchema),
+    ...validateName(obj),
+  ];
+  // Updates are ratcheted (KEP-4008): errors in what did not change are not reported. The name
+  // cannot change on update, so its schema errors never are.
+  const validateBodyUpdate = (obj: KubeObject, old: KubeObject): FieldErrorList => [
+    ...validateUpdateAgainstSchema(obj, old, userSchema),
+    ...(obj.metadata.name === old.metadata.name ? [] : validateName(obj)),
+  ];
+  // As upstream's status strategy: a status write checks `status` (if sent) against the status
+  // schema alone, ratcheted, and the list-type invariants of the whole object, ratcheted.
+  const validateStatusBody = (obj: KubeObject, old: KubeObject): FieldErrorList => {
+    const status = obj["status"];
+    if (statusSchema === undefined || status === undefined) return [];
+    const errs = ratchetedSchemaErrors(status, old["status"], statusSchema, undefined, false).map(
+      underStatus,
+    );
+    errs.push(
+      ...ratchetListTypeDuplicates(
+        { value: status, schema: statusSchema, path: fieldPath("status") },
+        { old, schema: userSchema },
+      ),
+    );
     return errs;
   };
 
@@ -122,7 +159,11 @@ export function kindDefinitionForCrd(
     ],
     validateUpdate: (obj, old) => [
       ...validateObjectMetaUpdate(obj.metadata, old.metadata, fieldPath("metadata")),
-      ...validateBody(obj),
+      ...validateBodyUpdate(obj, old),
+    ],
+    validateStatusUpdate: (obj, old) => [
+      ...validateObjectMetaUpdate(obj.metadata, old.metadata, fieldPath("metadata")),
+      ...validateStatusBody(obj, old),
     ],
   };
   const selectable = v.selectableFields ?? [];

@@ -43,20 +43,65 @@ export function validateAgainstSchema(
   path?: FieldPath,
 ): FieldErrorList {
   const errs: FieldErrorList = [];
-  visit(value, schema, path, errs, path === undefined);
+  visitSchemaNode(value, schema, path, errs, path === undefined, plainWalk, undefined);
   return errs;
 }
 
-function child(path: FieldPath | undefined, name: string): FieldPath {
+/**
+ * How `visitSchemaNode` reaches the children of a node (its properties and items): the create
+ * path validates each as it is; the update path first correlates each with the old object's
+ * value (ratcheting). `C` is what the walk knows of the node whose children these are.
+ */
+export interface SchemaWalk<C> {
+  /**
+   * Whether `x-kubernetes-list-type` set/map duplicates are reported with the node's own errors
+   * (create), or left to a separate whole-object pass (update, as upstream's
+   * `ValidateListSetsAndMaps`).
+   */
+  readonly listTypeDuplicates: boolean;
+  /** Validates `value`, the property or item `key` of the node `parent`, against `schema`. */
+  child(
+    value: unknown,
+    schema: JSONSchemaProps,
+    path: FieldPath,
+    key: string | number,
+    parent: C,
+    errs: FieldError[],
+  ): void;
+}
+
+/** Validates every child as it is, list-type duplicates included: the create path. */
+const plainWalk: SchemaWalk<undefined> = {
+  listTypeDuplicates: true,
+  child(value, schema, path, _key, _parent, errs) {
+    visitSchemaNode(value, schema, path, errs, false, plainWalk, undefined);
+  },
+};
+
+/** Validates every child as it is, leaving list-type duplicates to a separate pass. */
+export const uncorrelatedWalk: SchemaWalk<undefined> = {
+  listTypeDuplicates: false,
+  child(value, schema, path, _key, _parent, errs) {
+    visitSchemaNode(value, schema, path, errs, false, uncorrelatedWalk, undefined);
+  },
+};
+
+export function childPath(path: FieldPath | undefined, name: string): FieldPath {
   return path === undefined ? fieldPath(name) : path.child(name);
 }
 
-function visit(
+/**
+ * Checks `value` against the keywords of `s` and hands its children to `walk`. At the root
+ * (`isRoot`) `apiVersion`, `kind` and `metadata` are left to the caller.
+ */
+export function visitSchemaNode<C>(
   value: unknown,
   s: JSONSchemaProps,
   path: FieldPath | undefined,
   errs: FieldError[],
   isRoot: boolean,
+  walk: SchemaWalk<C>,
+  node: C,
 ): void {
   const name = path?.toString() ?? "";
   const at = path ?? fieldPath("");
@@ -82,8 +127,8 @@ function visit(
   if (s.enum !== undefined && !enumContains(s.enum, value)) errs.push(enumError(at, value, s.enum));
   if (typeof value === "number") checkNumber(value, s, at, name, errs);
   if (typeof value === "string") checkString(value, s, at, name, errs);
-  if (Array.isArray(value)) checkArray(value, s, path, name, errs);
-  if (isPlainObject(value)) checkObject(value, s, path, name, errs, isRoot);
+  if (Array.isArray(value)) checkArray(value, s, path, name, errs, walk, node);
+  if (isPlainObject(value)) checkObject(value, s, path, name, errs, isRoot, walk, node);
   checkJunctors(value, s, path, name, errs);
 }
 
@@ -155,12 +200,14 @@ function checkString(
   }
 }
 
-function checkArray(
+function checkArray<C>(
   value: unknown[],
   s: JSONSchemaProps,
   path: FieldPath | undefined,
   name: string,
   errs: FieldError[],
+  walk: SchemaWalk<C>,
+  node: C,
 ): void {
   const at = path ?? fieldPath("");
   if (s.maxItems !== undefined && value.length > s.maxItems)
@@ -171,44 +218,72 @@ function checkArray(
     );
   }
   const listType = s["x-kubernetes-list-type"];
-  if (s.uniqueItems === true || listType === "set") {
-    const seen = new Set<string>();
-    value.forEach((item, i) => {
-      const key = JSON.stringify(item);
-      if (seen.has(key)) errs.push(duplicate(at.index(i), item));
-      seen.add(key);
-    });
+  if (s.uniqueItems === true || (walk.listTypeDuplicates && listType === "set")) {
+    setDuplicates(value, at, errs);
   }
-  if (listType === "map") {
-    const keys = s["x-kubernetes-list-map-keys"] ?? [];
-    const seen = new Set<string>();
-    value.forEach((item, i) => {
-      if (!isPlainObject(item)) return;
-      const key = JSON.stringify(keys.map((k) => item[k] ?? null));
-      if (seen.has(key)) {
-        errs.push(duplicate(at.index(i), Object.fromEntries(keys.map((k) => [k, item[k]]))));
-      }
-      seen.add(key);
-    });
-  }
+  if (walk.listTypeDuplicates && listType === "map") mapDuplicates(value, s, at, errs);
   const items = schemaAt(s.items);
   if (items === undefined) return;
+  for (let i = 0; i < value.length; i++) {
+    walk.child(value[i], items, at.index(i), i, node, errs);
+  }
+}
+
+/**
+ * Reports the `x-kubernetes-list-type` set and map invariants of the list `value` at `at`: a set
+ * item equal to an earlier one, a map item whose keys an earlier item has.
+ */
+export function listTypeDuplicates(
+  value: readonly unknown[],
+  s: JSONSchemaProps,
+  at: FieldPath,
+  errs: FieldError[],
+): void {
+  const listType = s["x-kubernetes-list-type"];
+  if (listType === "set") setDuplicates(value, at, errs);
+  else if (listType === "map") mapDuplicates(value, s, at, errs);
+}
+
+function setDuplicates(value: readonly unknown[], at: FieldPath, errs: FieldError[]): void {
+  const seen = new Set<string>();
   value.forEach((item, i) => {
-    visit(item, items, at.index(i), errs, false);
+    const key = JSON.stringify(item);
+    if (seen.has(key)) errs.push(duplicate(at.index(i), item));
+    seen.add(key);
   });
 }
 
-function checkObject(
+function mapDuplicates(
+  value: readonly unknown[],
+  s: JSONSchemaProps,
+  at: FieldPath,
+  errs: FieldError[],
+): void {
+  const keys = s["x-kubernetes-list-map-keys"] ?? [];
+  const seen = new Set<string>();
+  value.forEach((item, i) => {
+    if (!isPlainObject(item)) return;
+    const key = JSON.stringify(keys.map((k) => item[k] ?? null));
+    if (seen.has(key)) {
+      errs.push(duplicate(at.index(i), Object.fromEntries(keys.map((k) => [k, item[k]]))));
+    }
+    seen.add(key);
+  });
+}
+
+function checkObject<C>(
   value: Record<string, unknown>,
   s: JSONSchemaProps,
   path: FieldPath | undefined,
   name: string,
   errs: FieldError[],
   isRoot: boolean,
+  walk: SchemaWalk<C>,
+  node: C,
 ): void {
   const at = path ?? fieldPath("");
   for (const key of s.required ?? []) {
-    if (!(key in value)) errs.push(required(child(path, key)));
+    if (!(key in value)) errs.push(required(childPath(path, key)));
   }
   const count = Object.keys(value).length;
   if (s.maxProperties !== undefined && count > s.maxProperties)
@@ -223,7 +298,7 @@ function checkObject(
   for (const [key, fieldValue] of Object.entries(value)) {
     if (isRoot && (key === "apiVersion" || key === "kind" || key === "metadata")) continue;
     const sub = schemaAt(properties[key]) ?? additional;
-    if (sub !== undefined) visit(fieldValue, sub, child(path, key), errs, false);
+    if (sub !== undefined) walk.child(fieldValue, sub, childPath(path, key), key, node, errs);
   }
 }
 

@@ -31,6 +31,7 @@ export {
 } from "./crd-validation.ts";
 export { applySchemaDefaults } from "./custom-resource-defaults.ts";
 export { kindDefinitionForCrd, readJsonPath } from "./custom-resource-kind.ts";
+export { validateUpdateAgainstSchema } from "./custom-resource-ratcheting.ts";
 export { jsonTypeOf, validateAgainstSchema } from "./custom-resource-validation.ts";
 export { apiextensionsV1Kinds, customResourceDefinitionKind } from "./kinds.ts";
 export { isStructuralSchema } from "./structural.ts";
