@@ -283,6 +283,8 @@ function compareAt(
   out: LevelDiff,
   resolver: TypeResolver,
 ): void {
+  // One value on both sides (a subtree an update kept as it was): nothing differs below it.
+  if (l === r) return;
   const below = containerDiff(l, r, resolver.atom(ref, r !== undefined ? r : l), resolver);
   if (below === undefined) {
     if (l === undefined) out.added.member(pe);
