@@ -129,6 +129,8 @@ export async function handlePatch(
       return obj;
     },
     context,
+    // Each patch kind applies the patch to a copy of its own.
+    { readOnlyCurrent: true },
   );
   writeJson(scope.res, 200, answerOf(updated), { warnings: scope.warnings });
 }

@@ -45,6 +45,7 @@ export async function handleUpdate(
     info.name,
     () => obj,
     writeContextOf(scope, subresource),
+    { readOnlyCurrent: true },
   );
   writeJson(scope.res, 200, answerOf(updated), { warnings: scope.warnings });
 }

@@ -115,6 +115,16 @@ export interface WriteAbort {
 /** Computes the next state from the current one (a private copy); may throw ApiError. */
 export type UpdateFn = (current: KubeObject) => KubeObject | Promise<KubeObject>;
 
+export interface UpdateOptions {
+  /**
+   * `update` only reads the current object and returns a new one (a replacement body, or a patch
+   * applied to a copy of its own), so it gets the current object itself, which it must not
+   * change, instead of a private copy made for it.
+   * @default false
+   */
+  readonly readOnlyCurrent?: boolean;
+}
+
 export interface DeleteResult {
   readonly object: KubeObject;
   /** True when the object is gone, false when deletion waits (finalizers, grace period). */
@@ -226,6 +236,7 @@ export class Store {
     name: string,
     update: UpdateFn,
     context: WriteContext,
+    options: UpdateOptions = {},
   ): Promise<KubeObject> {
     const key = this.key(namespace, name);
     // A dry run answers from storage: nothing written would expose a stale read.
@@ -239,7 +250,7 @@ export class Store {
       cached = undefined;
       let next: KubeObject;
       try {
-        next = await update(clone(current));
+        next = await update(options.readOnlyCurrent === true ? current : clone(current));
         const rv = next.metadata.resourceVersion;
         if (rv !== undefined && rv !== "" && rv !== current.metadata.resourceVersion) {
           throw conflict(this.#gr, name, objectModifiedMessage);
