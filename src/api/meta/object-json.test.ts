@@ -69,6 +69,23 @@ test("a frozen FieldsV1 is serialized once and its text reused", () => {
   assert.ok(first.includes(JSON.stringify(fieldsV1)), "the FieldsV1 text is in the object's text");
 });
 
+test("a FieldsV1 made of frozen parts, or of parts not all frozen, reads as JSON.stringify writes it", () => {
+  const spec: JsonObject = Object.freeze({ ".": {}, 'k:{"name":"c"}': { "f:image": {} } });
+  const metadata: JsonObject = Object.freeze({ "f:labels": { "f:app": {} } });
+  const entry = (fieldsV1: JsonObject): JsonObject => ({
+    kind: "Pod",
+    metadata: { name: "p", managedFields: [{ manager: "m", fieldsV1 }] },
+  });
+  for (const fieldsV1 of [
+    { "f:metadata": metadata, "f:spec": spec } as JsonObject,
+    { "f:metadata": { "f:labels": { "f:app": {} } }, "f:spec": spec },
+    {},
+  ]) {
+    const obj = entry(fieldsV1);
+    assert.equal(objectJson(obj).text, JSON.stringify(obj), JSON.stringify(fieldsV1));
+  }
+});
+
 test("the answer's text is the stored text with the resourceVersion last in metadata", () => {
   const pod = objects["pod"] as JsonObject;
   const json = objectJson(pod);

@@ -13,22 +13,35 @@ export interface ObjectJson {
 }
 
 /**
- * FieldsV1 texts by object, for frozen ones only (a create's, shared by every object of its
- * shape, see fieldmanager/create-memo.ts): they cannot change, and their keys (`k:{\"name\":…}`)
- * are the slowest part of an object to serialize.
+ * FieldsV1 texts by object, for frozen ones only (the parts of a create's, each shared by every
+ * object whose top-level field has its shape, see fieldmanager/create-memo.ts): they cannot
+ * change, and their keys (`k:{\"name\":…}`) are the slowest part of an object to serialize.
  */
 const frozenTexts = new WeakMap<object, string>();
 
-function fieldsV1Text(fieldsV1: unknown): string | undefined {
-  if (typeof fieldsV1 !== "object" || fieldsV1 === null || !Object.isFrozen(fieldsV1)) {
-    return JSON.stringify(fieldsV1);
-  }
-  let text = frozenTexts.get(fieldsV1);
+function frozenText(value: object): string {
+  let text = frozenTexts.get(value);
   if (text === undefined) {
-    text = JSON.stringify(fieldsV1);
-    frozenTexts.set(fieldsV1, text);
+    text = JSON.stringify(value);
+    frozenTexts.set(value, text);
   }
   return text;
+}
+
+/** `JSON.stringify(fieldsV1)`, from the frozen parts' texts when it is made of such parts. */
+function fieldsV1Text(fieldsV1: unknown): string | undefined {
+  if (typeof fieldsV1 !== "object" || fieldsV1 === null) return JSON.stringify(fieldsV1);
+  if (Object.isFrozen(fieldsV1)) return frozenText(fieldsV1);
+  const parts = fieldsV1 as Record<string, unknown>;
+  let text = "{";
+  for (const key in parts) {
+    const part = parts[key];
+    if (typeof part !== "object" || part === null || !Object.isFrozen(part)) {
+      return JSON.stringify(fieldsV1);
+    }
+    text += `${text.length === 1 ? "" : ","}${JSON.stringify(key)}:${frozenText(part)}`;
+  }
+  return `${text}}`;
 }
 
 /**

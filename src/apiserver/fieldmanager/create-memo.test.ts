@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ManagedFieldsEntry } from "../../api/index.ts";
 import type { JsonObject } from "../../util/index.ts";
-import { CreateMemo, createShapeKey } from "./create-memo.ts";
+import { CreateMemo, createPartKey } from "./create-memo.ts";
 import { FieldSet } from "./field-set.ts";
 import { newFieldManager, updateManagedFields } from "./managed-fields.ts";
 import { deploymentSchema } from "./test-fixtures.ts";
@@ -59,35 +59,47 @@ function uncached(obj: JsonObject): ManagedFieldsEntry[] {
   return updateManagedFields(createOf(obj));
 }
 
-test("replicas of one template share a shape key: names, uids and label values are blanked", () => {
+/** The part keys of an object's top-level fields, joined. */
+function shapeKey(obj: JsonObject, subresource = ""): string {
+  return Object.keys(obj)
+    .map((k) => createPartKey(subresource, k, obj[k]))
+    .join("\n---\n");
+}
+
+test("replicas of one template share part keys: names, uids and label values are blanked", () => {
   const a = deployment("a", ["web"], { uid: "1", labels: { app: "a", shard: "1" } });
   const b = deployment("bb", ["web"], { uid: "2", labels: { app: "bb", shard: "2" } });
-  assert.equal(createShapeKey(a, ""), createShapeKey(b, ""), "only leaf values differ");
-  assert.notEqual(createShapeKey(a, ""), createShapeKey(a, "status"), "the subresource counts");
+  assert.equal(shapeKey(a), shapeKey(b), "only leaf values differ");
+  assert.notEqual(shapeKey(a), shapeKey(a, "status"), "the subresource counts");
+  assert.notEqual(
+    createPartKey("", "spec", a["spec"]),
+    createPartKey("", "other", a["spec"]),
+    "the field counts",
+  );
 });
 
 test("values outside lists are reduced to their JSON type: replicas' differing fields share a key", () => {
   const a = deployment("a", ["web"]);
   const b = deployment("a", ["web"]);
   (b["spec"] as Record<string, unknown>)["replicas"] = 7;
-  assert.equal(createShapeKey(a, ""), createShapeKey(b, ""), "another number");
+  assert.equal(shapeKey(a), shapeKey(b), "another number");
   (b["spec"] as Record<string, unknown>)["replicas"] = "7";
-  assert.notEqual(createShapeKey(a, ""), createShapeKey(b, ""), "a string is another type");
+  assert.notEqual(shapeKey(a), shapeKey(b), "a string is another type");
   (b["spec"] as Record<string, unknown>)["replicas"] = null;
-  assert.notEqual(createShapeKey(a, ""), createShapeKey(b, ""), "null is another type");
+  assert.notEqual(shapeKey(a), shapeKey(b), "null is another type");
 });
 
 test("values inside lists are part of the shape: list-map keys and set items name fields", () => {
-  const web = createShapeKey(deployment("a", ["web"]), "");
-  assert.notEqual(web, createShapeKey(deployment("a", ["api"]), ""), "a container's name");
+  const web = shapeKey(deployment("a", ["web"]));
+  assert.notEqual(web, shapeKey(deployment("a", ["api"])), "a container's name");
   assert.notEqual(
-    createShapeKey(deployment("a", ["web"], { finalizers: ["x"] }), ""),
-    createShapeKey(deployment("a", ["web"], { finalizers: ["y"] }), ""),
+    shapeKey(deployment("a", ["web"], { finalizers: ["x"] })),
+    shapeKey(deployment("a", ["web"], { finalizers: ["y"] })),
     "a set item",
   );
   assert.notEqual(
     web,
-    createShapeKey(deployment("a", ["web"], { labels: { app: "a", extra: "" } }), ""),
+    shapeKey(deployment("a", ["web"], { labels: { app: "a", extra: "" } })),
     "a label's key",
   );
 });
@@ -110,23 +122,44 @@ test("a remembered create owns exactly what the walk computes, for every shape i
   }
 });
 
-test("objects of one shape share one frozen FieldsV1", () => {
+test("objects of one shape share their parts' frozen FieldsV1", () => {
   const fm = newFieldManager();
-  const first = created(fm, deployment("a", ["web"]))[0]?.fieldsV1;
-  const second = created(fm, deployment("b", ["web"]))[0]?.fieldsV1;
-  assert.ok(first !== undefined, "the create is tracked");
-  assert.equal(first, second, "the same object");
-  assert.ok(Object.isFrozen(first), "frozen, so no holder can change it for the others");
+  const first = created(fm, deployment("a", ["web"]))[0]?.fieldsV1 as Record<string, unknown>;
+  const second = created(fm, deployment("b", ["web"]))[0]?.fieldsV1 as Record<string, unknown>;
+  assert.ok(first !== undefined && second !== undefined, "the creates are tracked");
+  assert.equal(first["f:spec"], second["f:spec"], "the same object under f:spec");
+  assert.equal(first["f:metadata"], second["f:metadata"], "the same object under f:metadata");
+  assert.ok(Object.isFrozen(first["f:spec"]), "frozen, so no holder can change it for the others");
 });
 
-test("the memo forgets its oldest shape beyond its capacity", () => {
+test("objects that differ in one top-level field share the others' parts: owner references", () => {
+  const fm = newFieldManager();
+  const owned = (name: string, uid: string): JsonObject => {
+    const obj = deployment(name, ["web", "sidecar"]);
+    (obj["metadata"] as Record<string, unknown>)["ownerReferences"] = [
+      { apiVersion: "v1", kind: "Pod", name: `pod-${name}`, uid, controller: true },
+    ];
+    return obj;
+  };
+  const entries = ["a", "b", "c"].map((name, i) => {
+    const obj = owned(name, `uid-${i}`);
+    const entry = created(fm, obj);
+    assert.deepEqual(entry, uncached(obj), `${name}: what the walk computes`);
+    return entry[0]?.fieldsV1 as Record<string, unknown>;
+  });
+  assert.equal(entries[0]?.["f:spec"], entries[2]?.["f:spec"], "the spec part is shared");
+  assert.notDeepEqual(entries[0]?.["f:metadata"], entries[1]?.["f:metadata"], "owners differ");
+});
+
+test("the memo forgets its least recently used shape beyond its capacity", () => {
   const memo = new CreateMemo(2);
-  const fields = { set: FieldSet.empty(), fieldsV1: {} };
-  memo.set("a", fields);
-  memo.set("b", fields);
-  memo.set("c", fields);
-  assert.equal(memo.get("a"), undefined, "the oldest went");
-  assert.ok(memo.get("b") !== undefined && memo.get("c") !== undefined, "the newest two stay");
+  const part = { member: true, below: FieldSet.empty(), fieldsV1: {} };
+  memo.set("a", part);
+  memo.set("b", part);
+  assert.ok(memo.get("a") !== undefined, "a is used again");
+  memo.set("c", part);
+  assert.equal(memo.get("b"), undefined, "the least recently used went");
+  assert.ok(memo.get("a") !== undefined && memo.get("c") !== undefined, "the others stay");
 });
 
 test("randomized: remembered creates always own what the walk computes", () => {

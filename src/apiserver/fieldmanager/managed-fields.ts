@@ -7,8 +7,8 @@ import {
 } from "../../api/index.ts";
 import { errorMessage, isPlainObject, type Json, type JsonObject } from "../../util/index.ts";
 import { ConflictsError, conflictError, conflictsFrom } from "./conflict.ts";
-import { type CreatedFields, CreateMemo, createShapeKey } from "./create-memo.ts";
-import { FieldSet } from "./field-set.ts";
+import { type CreatedFields, type CreatedPart, CreateMemo, createPartKey } from "./create-memo.ts";
+import { type ChildNode, FieldSet } from "./field-set.ts";
 import {
   allowedConflictsFromLastApplied,
   kubectlApplyManager,
@@ -25,9 +25,10 @@ import {
   managerIdentifier,
 } from "./managers.ts";
 import { dropNulls, mergeValues, prune } from "./merge.ts";
-import { field } from "./path-element.ts";
+import { compareStrings, field, type PathElement, serializePathElement } from "./path-element.ts";
 import {
   addedFields,
+  addedFieldsBelow,
   type Comparison,
   compareValues,
   isSame,
@@ -90,6 +91,14 @@ export const strippedFields: FieldSet = FieldSet.of(
   ...["name", "namespace", "creationTimestamp", "selfLink", "uid", "clusterName", "generation"]
     .concat(["managedFields", "resourceVersion"])
     .map((name) => [field("metadata"), field(name)]),
+);
+
+/** `strippedFields` below `f:metadata`. */
+const strippedMetadataFields: FieldSet = FieldSet.fromPaths(
+  strippedFields
+    .paths()
+    .filter((path) => path.length === 2)
+    .map((path) => path.slice(1)),
 );
 
 /**
@@ -394,18 +403,47 @@ function trackCreate(engine: Engine, next: JsonObject, manager: string): Manager
   return capUpdateManagers(out);
 }
 
-/** The fields a create owns: from the engine's memo when an object of the shape came before. */
+/**
+ * The fields a create owns, less the ignored and stripped ones. With the engine's memo, put
+ * together top-level field by top-level field from the parts of earlier creates of the same
+ * shape (the memo is used only with the default ignored fields, which are top-level fields).
+ */
 function createdFields(engine: Engine, next: JsonObject): CreatedFields {
   const memo = engine.createMemo;
-  const key = memo === undefined ? "" : createShapeKey(next, engine.subresource);
-  const known = memo?.get(key);
-  if (known !== undefined) return known;
-  const set = addedFields(next, engine.resolver.root, engine.resolver)
-    .recursiveDifference(engine.ignored)
-    .difference(strippedFields);
-  const created = { set, fieldsV1: set.toFieldsV1() };
-  memo?.set(key, created);
-  return created;
+  if (memo === undefined) {
+    const set = addedFields(next, engine.resolver.root, engine.resolver)
+      .recursiveDifference(engine.ignored)
+      .difference(strippedFields);
+    return { set, fieldsV1: set.toFieldsV1() };
+  }
+  const members: PathElement[] = [];
+  const children: ChildNode[] = [];
+  const fieldsV1: Record<string, unknown> = {};
+  // Sorted as the set's elements are, so the parts go in as they come.
+  for (const key of Object.keys(next).sort(compareStrings)) {
+    if (next[key] === undefined) continue;
+    const pe = field(key);
+    if (engine.ignored.hasMember(pe)) continue;
+    const partKey = createPartKey(engine.subresource, key, next[key]);
+    const part = memo.get(partKey) ?? memo.set(partKey, createdPart(engine, next, key, pe));
+    if (part.member) members.push(pe);
+    if (!part.below.isEmpty()) children.push({ pe, set: part.below });
+    if (part.fieldsV1 !== undefined) fieldsV1[serializePathElement(pe)] = part.fieldsV1;
+  }
+  return { set: FieldSet.fromSortedParts(members, children), fieldsV1 };
+}
+
+/** What a create owns at and below the top-level field `key` (`pe`) of `next`, and its FieldsV1. */
+function createdPart(engine: Engine, next: JsonObject, key: string, pe: PathElement): CreatedPart {
+  let below = addedFieldsBelow(next, key, engine.resolver.root, engine.resolver);
+  if (key === "metadata") below = below.difference(strippedMetadataFields);
+  const member = !strippedFields.hasMember(pe);
+  const alone = FieldSet.fromSortedParts(
+    member ? [pe] : [],
+    below.isEmpty() ? [] : [{ pe, set: below }],
+  );
+  const entry = alone.toFieldsV1()[serializePathElement(pe)];
+  return { member, below, fieldsV1: entry as Record<string, unknown> | undefined };
 }
 
 /** Upstream's `Updater.Apply` plus the metadata stripping and timestamp layers. */

@@ -237,6 +237,27 @@ export function addedFields(rhs: unknown, ref: TypeRef, resolver: TypeResolver):
   return addedIn(rhs, resolver.atom(ref, rhs), resolver) ?? FieldSet.empty();
 }
 
+/**
+ * `addedFields` below one member of the object `obj` of type `ref`: what a create owns under
+ * `obj[key]` (empty where the member is a leaf).
+ */
+export function addedFieldsBelow(
+  obj: Readonly<Record<string, unknown>>,
+  key: string,
+  ref: TypeRef,
+  resolver: TypeResolver,
+): FieldSet {
+  const atom = resolver.atom(ref, obj);
+  if (atom.kind !== "map" || atom.atomic) return FieldSet.empty();
+  const value = obj[key];
+  const below = addedIn(
+    value,
+    resolver.atom(atom.fields.get(key) ?? atom.element ?? untypedRef, value),
+    resolver,
+  );
+  return below ?? FieldSet.empty();
+}
+
 /** What `containerDiff(undefined, r, …)` adds; `undefined` where it compares a leaf. */
 function addedIn(r: unknown, atom: Atom, resolver: TypeResolver): FieldSet | undefined {
   if (atom.kind === "leaf" || atom.atomic) return undefined;
