@@ -22,7 +22,8 @@ export interface CreatedPart {
  * replicas of one template (a Deployment's pods, a Job's, a benchmark's) own the same fields, so
  * only the first of them walks the schema; objects that differ in one field only (a Workload's
  * owner reference names its pod) still share the walks of the others. One per resolved schema;
- * the least recently used shape goes first beyond `capacity`.
+ * the oldest shape goes first beyond `capacity` (a shape still in use comes back at its next
+ * create: one walk per `capacity` one-off shapes, cheaper than reordering on every hit).
  */
 export class CreateMemo {
   readonly #entries = new Map<string, CreatedPart>();
@@ -33,13 +34,7 @@ export class CreateMemo {
   }
 
   get(key: string): CreatedPart | undefined {
-    const part = this.#entries.get(key);
-    if (part !== undefined) {
-      // Most recently used last, so that a stream of one-off shapes does not push it out.
-      this.#entries.delete(key);
-      this.#entries.set(key, part);
-    }
-    return part;
+    return this.#entries.get(key);
   }
 
   /** Remembers `part` (its FieldsV1 frozen, as it is shared by every object of the shape). */
