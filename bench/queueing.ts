@@ -49,6 +49,7 @@ import { makeQueuedPod, type QueuedPodOptions } from "../src/testing/index.ts";
 import { discardLogger } from "../src/util/index.ts";
 import { startLoadClient } from "./load-client.ts";
 import { fmt, percentile, table } from "./stats.ts";
+import { cpuPerUnitByThread, threadCpuSeconds } from "./thread-cpu.ts";
 
 const { values } = parseArgs({
   options: {
@@ -139,6 +140,9 @@ type CpuMeter = () => number;
 /** Event-loop utilization per thread since the meter was made: `[thread, share busy]`. */
 type UtilizationMeter = () => readonly (readonly [string, number])[];
 
+/** CPU ms per `units` of each thread of this process since the meter was made, as a line. */
+type ThreadCpuMeter = (units: number) => string;
+
 interface Bench {
   readonly client: BenchClient;
   readonly signal: AbortSignal;
@@ -147,6 +151,8 @@ interface Bench {
   readonly url: string;
   /** Starts measuring each thread's event-loop utilization from now. */
   readonly utilization: () => UtilizationMeter;
+  /** Starts measuring each thread's CPU time from now. */
+  readonly threadCpu: () => ThreadCpuMeter;
 }
 
 async function withGantry<T>(fn: (bench: Bench) => Promise<T>): Promise<T> {
@@ -209,7 +215,22 @@ async function withGantry<T>(fn: (bench: Bench) => Promise<T>): Promise<T> {
         }),
       ];
     };
-    return await fn({ client, signal: stop.signal, cpu, url: gantry.url, utilization });
+    const threadCpu = (): ThreadCpuMeter => {
+      const before = threadCpuSeconds();
+      const names = new Map<number, string>([[process.pid, "API server (main)"]]);
+      for (const { thread, tid } of gantry.components.threads?.tids() ?? []) {
+        if (tid !== undefined) names.set(tid, thread);
+      }
+      return (units) => cpuPerUnitByThread(before, threadCpuSeconds(), names, units);
+    };
+    return await fn({
+      client,
+      signal: stop.signal,
+      cpu,
+      url: gantry.url,
+      utilization,
+      threadCpu,
+    });
   } finally {
     stop.abort();
     if (child !== undefined && child.exitCode === null) {
@@ -252,6 +273,11 @@ interface PodPhase {
   readonly requests: ReadonlyMap<string, number>;
   /** Each thread's event-loop utilization over the phase (the load worker's left out). */
   readonly threads: readonly (readonly [string, number])[];
+  /**
+   * CPU ms per admitted pod of each thread of this process (the load worker's thread has ended
+   * by then and is left out); empty where /proc is not there.
+   */
+  readonly cpuByThread: string;
   readonly note: string;
 }
 
@@ -260,7 +286,7 @@ interface PodPhase {
  * the budget runs out.
  */
 async function podPhase(name: string, pods: readonly Pod[]): Promise<PodPhase> {
-  return withGantry(async ({ client, signal, cpu, url, utilization }) => {
+  return withGantry(async ({ client, signal, cpu, url, utilization, threadCpu }) => {
     await client.create(flavorsRef, {
       apiVersion,
       kind: "ResourceFlavor",
@@ -337,6 +363,7 @@ async function podPhase(name: string, pods: readonly Pod[]): Promise<PodPhase> {
     const countsBefore = await requestCounts(client);
     const cpuBefore = cpu();
     const busy = utilization();
+    const byThread = threadCpu();
     const started = performance.now();
     const deadline = started + budgetMs;
     let errors = 0;
@@ -366,6 +393,7 @@ async function podPhase(name: string, pods: readonly Pod[]): Promise<PodPhase> {
       const wallEnd = done ? last : performance.now();
       const cpuSeconds = cpu() - cpuBefore;
       const threads = busy();
+      const cpuByThread = byThread(ungated.size);
       // Let the writes that follow the last ungate (events, queue statuses) land before counting.
       await new Promise((r) => setTimeout(r, 2000));
       const requests = countDelta(countsBefore, await requestCounts(client));
@@ -378,6 +406,7 @@ async function podPhase(name: string, pods: readonly Pod[]): Promise<PodPhase> {
         waitSeconds: [percentile(waits, 50) / 1000, percentile(waits, 99) / 1000],
         cpuSeconds,
         threads,
+        cpuByThread,
         note: `${failure}${errors > 0 ? `${errors} creates failed; ` : ""}${done ? "" : "budget ran out"}`,
       };
     } finally {
@@ -703,7 +732,9 @@ function requestTable(title: string, r: PodPhase): string {
   return `\nAPI requests per admitted pod, ${title}\n${table(
     ["Request", "Total", "Per pod"],
     [...entries.map(([k, v]) => [k, fmt(v), per(v)]), ["all writes", fmt(writes), per(writes)]],
-  )}\nEvent loops busy: ${busy.join(", ")}\n`;
+  )}\nEvent loops busy: ${busy.join(", ")}\n${
+    r.cpuByThread === "" ? "" : `CPU per admitted pod by thread (ms): ${r.cpuByThread}\n`
+  }`;
 }
 
 /** A phase's p50 / p99 wait from creation to ungating. */
