@@ -5,15 +5,18 @@
  * each with its own HTTP client); a worker thread creates the pods and watches them.
  *
  *   0. the scheduling cycle alone, without the API.
- *   1. throughput: `--pods` pods (100m CPU, 500Mi) created as fast as the API takes them on
+ *   1. init pods: `--init-pods` pods (1,000, as scheduler_perf's SchedulingBasic
+ *      5000Nodes_10000Pods) created in a namespace of their own and bound, not measured.
+ *   2. throughput: `--pods` pods (100m CPU, 500Mi) created as fast as the API takes them on
  *      `--nodes` nodes; pods per second from the first create to the last pod bound, and
  *      scheduler_perf's per-second throughput (average, percentiles). Before it, what the idle
  *      control plane spends on the nodes' heartbeats.
- *   2. memory: more pods (at most 500 waiting to start) until `--running-pods` are Running,
+ *   3. memory: more pods (at most 500 waiting to start) until `--running-pods` are Running,
  *      then RSS and heap after a full GC, whether every node is still Ready and how old the
  *      oldest node Lease is.
  *
- * Options: --nodes 5000 --pods 10000 --running-pods 50000 (0 skips phase 2) --clients 16
+ * Options: --nodes 5000 --init-pods 1000 --pods 10000 --running-pods 50000 (0 skips phase 3)
+ * --clients 16
  * --storage memory|sqlite (memory) --controllers true|false (true) --budget SECONDS (2400)
  * --kubelets true|thread|false (true: emulated kubelets; thread: the same as
  * `--component-threads kubelets`; false: bare nodes)
@@ -44,6 +47,7 @@ import { throughputOf } from "./throughput.ts";
 const { values } = parseArgs({
   options: {
     nodes: { type: "string", default: "5000" },
+    "init-pods": { type: "string", default: "1000" },
     pods: { type: "string", default: "10000" },
     "running-pods": { type: "string", default: "50000" },
     clients: { type: "string", default: "16" },
@@ -67,6 +71,7 @@ function count(name: string, text: string, min: number): number {
 }
 
 const nodes = count("nodes", values.nodes, 1);
+const initPods = count("init-pods", values["init-pods"], 0);
 const pods = count("pods", values.pods, 1);
 const runningPods = count("running-pods", values["running-pods"], 0);
 const clients = count("clients", values.clients, 1);
@@ -407,6 +412,29 @@ async function createNamespace(url: string, name: string): Promise<void> {
   if (res.status !== 201) throw new Error(`Cannot create namespace ${name}: ${res.status}`);
 }
 
+/**
+ * scheduler_perf's init pods: created and bound before the measured pods, in a namespace of
+ * their own (upstream's namespace-1), so the measured pods meet a cluster with pods on it.
+ */
+async function bindInitPods(url: string): Promise<void> {
+  await createNamespace(url, "bench-init");
+  log(`init pods: creating ${fmt(initPods)} pods (not measured)`);
+  const run = await runLoad({
+    url,
+    namespace: "bench-init",
+    prefix: "init",
+    from: 0,
+    count: initPods,
+    clients,
+    waitRunning: false,
+    budgetMs: Math.min(left() * 0.2, 300_000),
+    sampleMs: 1000,
+    progressMs: 5000,
+  });
+  const seconds = (run.lastBoundAtMs - run.firstCreateAtMs) / 1000;
+  log(`init pods: ${fmt(run.bound)} bound in ${seconds.toFixed(1)} s`);
+}
+
 async function main(): Promise<void> {
   const watchdog = setTimeout(() => {
     process.stderr.write(`bench:scheduler: over the ${budgetMs / 1000} s budget; stopping\n`);
@@ -418,7 +446,7 @@ async function main(): Promise<void> {
     `gantry bench:scheduler on ${cpu.length} × ${cpu[0]?.model ?? "unknown CPU"}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString()}`,
   );
   log(
-    `${fmt(nodes)} nodes, ${fmt(pods)} pods, ${fmt(runningPods)} running pods, ${clients} clients, ${storage} storage, kubelets ${kubelets ? "emulated" : "none (bare nodes)"}, controllers ${controllers ? "on" : "off"}, component threads ${threadsName}`,
+    `${fmt(nodes)} nodes, ${fmt(initPods)} init pods, ${fmt(pods)} pods, ${fmt(runningPods)} running pods, ${clients} clients, ${storage} storage, kubelets ${kubelets ? "emulated" : "none (bare nodes)"}, controllers ${controllers ? "on" : "off"}, component threads ${threadsName}`,
   );
   log(`scheduling cycle alone (no API): ${fmt(pods)} pods on ${fmt(nodes)} nodes`);
   const cycle = measureCycle(nodes, pods);
@@ -465,6 +493,7 @@ async function main(): Promise<void> {
       );
     }
     const withNodes = await memory();
+    if (initPods > 0) await bindInitPods(plane.url);
     await createNamespace(plane.url, "bench");
 
     const requestsBefore = await requestCounts(plane.url);

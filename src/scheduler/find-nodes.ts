@@ -190,9 +190,9 @@ export type ScoreOutcome = { readonly host: string } | { readonly error: Error }
 
 /**
  * PreScore and Score the feasible nodes and pick the highest total; ties are broken uniformly at
- * random (reservoir sampling with the injected Random). Without score plugins any node will do.
- * With `reuse` (the memo and the positions Filter reported), raw scores of unchanged nodes are
- * reused (see `BatchMemo`).
+ * random (one draw of the injected Random among them: the distribution of upstream's reservoir
+ * sampling). Without score plugins any node will do. With `reuse` (the memo and the positions
+ * Filter reported), raw scores of unchanged nodes are reused (see `BatchMemo`).
  */
 export function prioritizeAndSelect(
   fw: Framework,
@@ -214,18 +214,23 @@ export function prioritizeAndSelect(
     totals = scored.totals;
   }
   let best = Number.NEGATIVE_INFINITY;
-  let host = "";
   let ties = 0;
   for (let i = 0; i < feasible.length; i++) {
     const score = totals[i] ?? 0;
     if (score > best) {
       best = score;
-      host = (feasible[i] as NodeInfo).name;
       ties = 1;
     } else if (score === best) {
       ties++;
-      if (random.int(ties) === 0) host = (feasible[i] as NodeInfo).name;
     }
   }
-  return { host };
+  // One draw picks among the ties: on an empty cluster hundreds of nodes tie, and a draw per
+  // tie (upstream's reservoir) would cost a random number, boxed, for each.
+  let pick = ties > 1 ? random.int(ties) : 0;
+  for (let i = 0; i < feasible.length; i++) {
+    if ((totals[i] ?? 0) !== best) continue;
+    if (pick === 0) return { host: (feasible[i] as NodeInfo).name };
+    pick--;
+  }
+  return { host: "" };
 }

@@ -55,7 +55,11 @@ export function tolerationsTolerateTaint(
   taint: DeepReadonly<Taint>,
 ): boolean {
   if (tolerations === undefined) return false;
-  for (const toleration of tolerations) if (toleratesTaint(toleration, taint)) return true;
+  // Indexed loops here and below: this runs for every node the scheduler filters, over arrays
+  // that informers froze, and V8 allocates an iterator for `for…of` over a frozen array.
+  for (let i = 0; i < tolerations.length; i++) {
+    if (toleratesTaint(tolerations[i] as DeepReadonly<Toleration>, taint)) return true;
+  }
   return false;
 }
 
@@ -76,7 +80,8 @@ export function findMatchingUntoleratedTaint(
   inclusion?: TaintFilter,
 ): DeepReadonly<Taint> | undefined {
   if (taints === undefined) return undefined;
-  for (const taint of taints) {
+  for (let i = 0; i < taints.length; i++) {
+    const taint = taints[i] as DeepReadonly<Taint>;
     if (inclusion !== undefined && !inclusion(taint)) continue;
     if (!tolerationsTolerateTaint(tolerations, taint)) return taint;
   }
