@@ -1,170 +1,26 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Node, Pod } from "../api/index.ts";
-import { newInformerFactory } from "../client/index.ts";
-import { makeNode, makePod, type PodBuilder, unreachableClient } from "../testing/index.ts";
-import { discardLogger, type Random, seededRandom, systemClock } from "../util/index.ts";
-import { SchedulerCache, Snapshot } from "./cache/index.ts";
-import { ConcurrencyLimit } from "./concurrency-limit.ts";
-import { fitErrorOf, PodInfo, type Status, statusMessage } from "./framework/index.ts";
+import { makeNode, makePod, type PodBuilder } from "../testing/index.ts";
+import { type Random, seededRandom } from "../util/index.ts";
+import { PodInfo, statusMessage } from "./framework/index.ts";
 import { type Attempt, CycleSimulation } from "./group-simulation.ts";
-import { noSchedulerMetrics } from "./metrics.ts";
-import { defaultProfile, inTreeRegistry } from "./plugins/registry.ts";
-import { PodGroupManager, PodGroupStatusWriter } from "./pod-groups/index.ts";
-import { SchedulingQueue } from "./queue/index.ts";
-import { BatchMemo, Framework } from "./runtime/index.ts";
-import type { SchedulerContext } from "./scheduling-failure.ts";
+import { BatchMemo, type Framework } from "./runtime/index.ts";
+import {
+  chance,
+  describeFailure,
+  newSimulationContext,
+  pick,
+  randomCluster,
+} from "./test-fixtures.ts";
 
 // Batched and plain group simulations side by side: two identical clusters (same nodes, pods,
 // nominations and seeded Random), one simulation reusing answers between same-signature members
 // and one evaluating every member in full. Every member must get the same outcome, and the cycle
 // must leave the same filter start and Random state behind.
 
-interface ClusterSpec {
-  readonly nodes: readonly Node[];
-  readonly pods: readonly Pod[];
-  /** Pods nominated to nodes (a preemptor waiting for its victims). */
-  readonly nominated: readonly { readonly pod: Pod; readonly node: string }[];
-  readonly percentageOfNodesToScore: number;
-}
-
-function newContext(spec: ClusterSpec, seed: number): { ctx: SchedulerContext; fw: Framework } {
-  const cache = new SchedulerCache();
-  for (const node of spec.nodes) cache.addNode(node);
-  for (const pod of spec.pods) cache.addPod(pod);
-  const snapshot = new Snapshot();
-  const podGroups = new PodGroupManager({ isAssumed: () => false, now: () => 0 });
-  let queue: SchedulingQueue | undefined;
-  const fw = new Framework(inTreeRegistry(), defaultProfile(), {
-    client: unreachableClient(),
-    informers: newInformerFactory(unreachableClient()),
-    listers: {
-      pod: () => undefined,
-      namespaceLabels: () => undefined,
-      podDisruptionBudgets: () => [],
-    },
-    podGroups,
-    eventRecorder: { event: () => undefined },
-    clock: systemClock,
-    random: seededRandom(seed),
-    logger: discardLogger,
-    snapshot: () => snapshot,
-    nominatedPodsForNode: (node) => queue?.nominator.nominatedPodsForNode(node) ?? [],
-    hasNominatedPods: () => queue?.nominator.isEmpty === false,
-    activate: () => undefined,
-    queueClusterEvent: () => undefined,
-  });
-  queue = new SchedulingQueue({
-    clock: systemClock,
-    logger: discardLogger,
-    less: fw.less,
-    profiles: new Map(),
-  });
-  for (const { pod, node } of spec.nominated) {
-    queue.nominator.add(new PodInfo(pod), { nominatedNodeName: node, mode: "Override" });
-  }
-  const apiCalls = new ConcurrencyLimit(4);
-  const ctx: SchedulerContext = {
-    frameworks: new Map([[fw.profileName, fw]]),
-    queue,
-    cache,
-    snapshot,
-    client: unreachableClient(),
-    clock: systemClock,
-    random: seededRandom(seed),
-    logger: discardLogger,
-    livePod: () => undefined,
-    background: new Set(),
-    apiCalls,
-    selection: { nextStartNodeIndex: 0, percentageOfNodesToScore: spec.percentageOfNodesToScore },
-    podGroups,
-    podGroupStatus: new PodGroupStatusWriter({
-      client: unreachableClient(),
-      clock: systemClock,
-      logger: discardLogger,
-      apiCalls,
-      manager: podGroups,
-      podGroup: () => undefined,
-      timeoutMs: 300_000,
-    }),
-    metrics: noSchedulerMetrics,
-  };
-  cache.updateSnapshot(snapshot);
-  return { ctx, fw };
-}
-
 /** Everything an attempt decided, as text: where the member went, or why it went nowhere. */
 function describeAttempt(attempt: Attempt): string {
-  if ("placed" in attempt) return `placed on ${attempt.placed.host}`;
-  const status: Status = attempt.status;
-  const diagnosis = fitErrorOf(status)?.diagnosis;
-  const nodes: string[] = [];
-  diagnosis?.nodeToStatus.forEachExplicitNode((name, s) => {
-    nodes.push(`${name}=${s.code}/${s.plugin}/${s.reasons.join("|")}`);
-  });
-  return [
-    `${status.code}: ${statusMessage(status)}`,
-    `plugins ${[...(diagnosis?.unschedulablePlugins ?? [])].sort().join(",")}`,
-    ...nodes.sort(),
-  ].join("\n");
-}
-
-function pick<T>(random: Random, items: readonly T[]): T {
-  return items[random.int(items.length)] as T;
-}
-
-function chance(random: Random, p: number): boolean {
-  return random.float() < p;
-}
-
-/** A random cluster: zones, disks, taints, cordons, running pods (some with pod affinity). */
-function randomCluster(random: Random): ClusterSpec {
-  const nodeCount = 20 + random.int(280);
-  const nodes: Node[] = [];
-  for (let i = 0; i < nodeCount; i++) {
-    const b = makeNode(`n${i}`)
-      .capacity({
-        cpu: pick(random, ["2", "4", "4", "4"]),
-        memory: pick(random, ["4Gi", "8Gi", "8Gi"]),
-        pods: pick(random, ["3", "10", "110"]),
-      })
-      .label("topology.kubernetes.io/zone", pick(random, ["z1", "z2", "z3"]))
-      .label("disk", pick(random, ["ssd", "hdd"]));
-    if (chance(random, 0.1)) b.taint("dedicated", "batch", "NoSchedule");
-    if (chance(random, 0.2)) b.taint("soft", "yes", "PreferNoSchedule");
-    if (chance(random, 0.05)) b.unschedulable();
-    nodes.push(b.obj());
-  }
-  const pods: Pod[] = [];
-  const running = random.int(nodeCount);
-  for (let i = 0; i < running; i++) {
-    const b = makePod(`running-${i}`)
-      .nodeName(`n${random.int(nodeCount)}`)
-      .requests({
-        cpu: pick(random, ["100m", "500m", "1"]),
-        memory: pick(random, ["256Mi", "1Gi"]),
-      })
-      .label("app", pick(random, ["web", "db"]));
-    if (chance(random, 0.05)) b.hostPort(7000);
-    if (chance(random, 0.03)) {
-      b.podAntiAffinity("topology.kubernetes.io/zone", { matchLabels: { app: "t1" } });
-    }
-    if (chance(random, 0.03)) {
-      b.preferredPodAffinity(20, "topology.kubernetes.io/zone", { matchLabels: { app: "t0" } });
-    }
-    pods.push(b.obj());
-  }
-  const nominated: { pod: Pod; node: string }[] = [];
-  if (chance(random, 0.15)) {
-    const pod = makePod("preemptor").priority(1000).requests({ cpu: "1" }).obj();
-    nominated.push({ pod, node: `n${random.int(nodeCount)}` });
-  }
-  return {
-    nodes,
-    pods,
-    nominated,
-    percentageOfNodesToScore: pick(random, [0, 10, 30, 100]),
-  };
+  return "placed" in attempt ? `placed on ${attempt.placed.host}` : describeFailure(attempt.status);
 }
 
 /** A member template: some sign (and batch), some cannot (pod affinity, spreading). */
@@ -225,8 +81,8 @@ test("group simulation: batched members land exactly where the plain path puts t
     const random = seededRandom(seed);
     const spec = randomCluster(random);
     const gang = randomGang(random, seed);
-    const plain = newContext(spec, seed);
-    const batched = newContext(spec, seed);
+    const plain = newSimulationContext(spec, seed);
+    const batched = newSimulationContext(spec, seed);
     const memo = new BatchMemo();
     const plainSim = new CycleSimulation(plain.ctx, plain.fw, false);
     const batchedSim = new CycleSimulation(batched.ctx, batched.fw, memo);
@@ -268,7 +124,7 @@ function uniform(count: number, size: number, podsPerNode = "110") {
 
 test("group simulation: identical members evaluate each node in full once, and again only after a member went there", () => {
   const { spec, members } = uniform(300, 40);
-  const { ctx, fw } = newContext(spec, 7);
+  const { ctx, fw } = newSimulationContext(spec, 7);
   const memo = new BatchMemo();
   const sim = new CycleSimulation(ctx, fw, memo);
   const hosts = members.map((m) => {
@@ -291,7 +147,7 @@ test("group simulation: identical members evaluate each node in full once, and a
 test("group simulation: answers are kept only while later members can come back to the nodes", () => {
   // 300 nodes, passes of 144: two more members cover 288 nodes and cannot come round again.
   const { spec, members } = uniform(300, 6);
-  const { ctx, fw } = newContext(spec, 13);
+  const { ctx, fw } = newSimulationContext(spec, 13);
   const memo = new BatchMemo();
   const sim = new CycleSimulation(ctx, fw, memo);
   for (const [i, m] of members.slice(0, 4).entries()) {
@@ -308,7 +164,7 @@ test("group simulation: answers are kept only while later members can come back 
 test("group simulation: a member never lands on a node an earlier member filled", () => {
   // One pod per node: after each placement that node must be filtered again, and rejected.
   const { spec, members } = uniform(5, 6, "1");
-  const { ctx, fw } = newContext(spec, 3);
+  const { ctx, fw } = newSimulationContext(spec, 3);
   const sim = new CycleSimulation(ctx, fw, new BatchMemo());
   const outcomes = members.map((m) => sim.attempt(m));
   const hosts = outcomes.flatMap((a) => ("placed" in a ? [a.placed.host] : []));
@@ -345,8 +201,8 @@ test("group simulation: placing a member that cannot be signed drops the memo", 
     (b) => new PodInfo(b.obj()),
   );
   const spec = { nodes, pods: [watcher], nominated: [], percentageOfNodesToScore: 0 };
-  const plain = newContext(spec, 11);
-  const batched = newContext(spec, 11);
+  const plain = newSimulationContext(spec, 11);
+  const batched = newSimulationContext(spec, 11);
   const plainSim = new CycleSimulation(plain.ctx, plain.fw, false);
   const batchedSim = new CycleSimulation(batched.ctx, batched.fw, new BatchMemo());
   const outcomes = gang.map((m) => {
@@ -367,7 +223,7 @@ test("group simulation: placing a member that cannot be signed drops the memo", 
 test("group simulation: removing a pod (group preemption) drops the memo", () => {
   const { spec, members } = uniform(3, 2, "1");
   const running = makePod("victim").nodeName("n0").requests({ cpu: "1" }).obj();
-  const { ctx, fw } = newContext({ ...spec, pods: [running] }, 5);
+  const { ctx, fw } = newSimulationContext({ ...spec, pods: [running] }, 5);
   const memo = new BatchMemo();
   const sim = new CycleSimulation(ctx, fw, memo);
   const first = sim.attempt(members[0] as PodInfo);
@@ -381,7 +237,7 @@ test("group simulation: removing a pod (group preemption) drops the memo", () =>
 
 test("group simulation: with batching off (ctx.opportunisticBatching false) every member is evaluated in full", () => {
   const { spec, members } = uniform(120, 5);
-  const { ctx, fw } = newContext(spec, 9);
+  const { ctx, fw } = newSimulationContext(spec, 9);
   let filtered = 0;
   const counting = new Proxy(fw, {
     get(target, key) {

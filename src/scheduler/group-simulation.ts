@@ -15,7 +15,7 @@ import type { Pod } from "../api/index.ts";
 import type { DeepReadonly } from "../util/index.ts";
 import { findNodesThatFitPod, numFeasibleNodesToFind, prioritizeAndSelect } from "./find-nodes.ts";
 import {
-  CycleState,
+  type CycleState,
   FitError,
   type GroupSimulation,
   isSuccess,
@@ -23,14 +23,11 @@ import {
   newStatus,
   PodInfo,
   type PodObject,
-  PodsToActivate,
-  podsToActivateKey,
   type Status,
-  setCyclePodInfo,
   withError,
 } from "./framework/index.ts";
-import { BatchMemo, type Framework } from "./runtime/index.ts";
-import { assumeAndReserve, unreserveAndForget } from "./schedule-one.ts";
+import { BatchMemo, type Framework, startMemo } from "./runtime/index.ts";
+import { assumeAndReserve, newCycleState, unreserveAndForget } from "./schedule-one.ts";
 import type { SchedulerContext } from "./scheduling-failure.ts";
 
 /** A member placed in the simulation: its cycle state, node and assumed copy. */
@@ -44,13 +41,6 @@ export interface Placement {
 export type Attempt =
   | { readonly placed: Placement }
   | { readonly status: Status; readonly state: CycleState; readonly statuses?: NodeToStatusReader };
-
-function newCycleState(podInfo: PodInfo): CycleState {
-  const state = new CycleState();
-  state.write(podsToActivateKey, new PodsToActivate());
-  setCyclePodInfo(state, podInfo);
-  return state;
-}
 
 export class CycleSimulation implements GroupSimulation {
   readonly #ctx: SchedulerContext;
@@ -118,16 +108,7 @@ export class CycleSimulation implements GroupSimulation {
   #batchFor(podInfo: PodInfo, remaining: number): BatchMemo | undefined {
     const memo = this.#memo;
     if (memo === undefined) return undefined;
-    if (this.#fw.hasNominatedPods()) {
-      memo.clear();
-      return undefined;
-    }
-    if ((podInfo.pod.status?.nominatedNodeName ?? "") !== "") return undefined;
-    const keep = this.#worthKeeping(remaining);
-    if (!keep && memo.signature === undefined) return undefined;
-    const signature = this.#fw.signPod(podInfo);
-    if (signature === undefined) return undefined;
-    return memo.startPod(signature, keep) ? memo : undefined;
+    return startMemo(memo, this.#fw, podInfo, this.#worthKeeping(remaining));
   }
 
   /**

@@ -15,6 +15,7 @@ import {
   isSuccess,
   type NominatingInfo,
   newStatus,
+  type PodInfo,
   PodsToActivate,
   podInfoFor,
   podsToActivateKey,
@@ -25,7 +26,7 @@ import {
   unresolvable,
   withError,
 } from "./framework/index.ts";
-import type { Framework } from "./runtime/index.ts";
+import { BatchMemo, type Framework, startMemo } from "./runtime/index.ts";
 import { handleSchedulingFailure, type SchedulerContext } from "./scheduling-failure.ts";
 
 export type { SchedulerContext } from "./scheduling-failure.ts";
@@ -50,6 +51,47 @@ export function singleNodeFitError(pod: DeepReadonly<Pod>, host: string, status:
   return withError(newStatus(status.code), new FitError(pod, 1, diagnosis));
 }
 
+/** A fresh cycle state for one attempt of `podInfo`. */
+export function newCycleState(podInfo: PodInfo): CycleState {
+  const state = new CycleState();
+  state.write(podsToActivateKey, new PodsToActivate());
+  setCyclePodInfo(state, podInfo);
+  return state;
+}
+
+/** What `schedulePod` found: a node, no feasible node (and why), or a failed attempt. */
+export type PodPlacement =
+  | { readonly host: string }
+  | { readonly diagnosis: Diagnosis }
+  | { readonly status: Status };
+
+/**
+ * Upstream's `schedulePod`: refreshes the snapshot, then Filter and Score on it and the chosen
+ * node; with no feasible node, the diagnosis. Nothing is assumed.
+ */
+export function schedulePod(
+  ctx: SchedulerContext,
+  fw: Framework,
+  state: CycleState,
+  podInfo: PodInfo,
+): PodPlacement {
+  const pod = podInfo.pod;
+  ctx.cache.updateSnapshot(ctx.snapshot);
+  if (ctx.snapshot.numNodes === 0) {
+    return { status: withError(unresolvable(), new Error(noNodesAvailableMessage)) };
+  }
+  const batch = podCycleMemo(ctx, fw, podInfo);
+  const filtered = findNodesThatFitPod(fw, state, pod, ctx.snapshot, ctx.selection, batch);
+  if (filtered.error !== undefined)
+    return { status: withError(newStatus("Error"), filtered.error) };
+  if (filtered.feasible.length === 0) return { diagnosis: filtered.diagnosis };
+  const positions = filtered.positions;
+  const reuse =
+    batch === undefined || positions === undefined ? undefined : { memo: batch, positions };
+  const selected = prioritizeAndSelect(fw, state, pod, filtered.feasible, ctx.random, reuse);
+  return "error" in selected ? { status: withError(newStatus("Error"), selected.error) } : selected;
+}
+
 async function schedulingCycle(
   ctx: SchedulerContext,
   fw: Framework,
@@ -57,22 +99,10 @@ async function schedulingCycle(
   info: QueuedPodInfo,
 ): Promise<CycleResult> {
   const pod = info.podInfo.pod;
-  ctx.cache.updateSnapshot(ctx.snapshot);
-  if (ctx.snapshot.numNodes === 0) {
-    return {
-      status: withError(unresolvable(), new Error(noNodesAvailableMessage)),
-      nominatingInfo: clearNomination,
-    };
-  }
-  const filtered = findNodesThatFitPod(fw, state, pod, ctx.snapshot, ctx.selection);
-  if (filtered.error !== undefined) {
-    return {
-      status: withError(newStatus("Error"), filtered.error),
-      nominatingInfo: clearNomination,
-    };
-  }
-  if (filtered.feasible.length === 0) {
-    const diagnosis = filtered.diagnosis;
+  const placement = schedulePod(ctx, fw, state, info.podInfo);
+  if ("status" in placement) return { status: placement.status, nominatingInfo: clearNomination };
+  if ("diagnosis" in placement) {
+    const diagnosis = placement.diagnosis;
     const numNodes = ctx.snapshot.numNodes;
     let nominatingInfo: NominatingInfo | undefined = clearNomination;
     if (fw.hasPostFilterPlugins) {
@@ -89,14 +119,7 @@ async function schedulingCycle(
       ...(nominatingInfo === undefined ? {} : { nominatingInfo }),
     };
   }
-  const selected = prioritizeAndSelect(fw, state, pod, filtered.feasible, ctx.random);
-  if ("error" in selected) {
-    return {
-      status: withError(newStatus("Error"), selected.error),
-      nominatingInfo: clearNomination,
-    };
-  }
-  const host = selected.host;
+  const host = placement.host;
 
   const reservation = assumeAndReserve(ctx, fw, state, pod, host);
   if ("status" in reservation)
@@ -110,6 +133,33 @@ async function schedulingCycle(
   }
   activatePods(ctx, state);
   return { status: permitted.code === "Wait" ? newStatus("Success") : permitted, host, assumed };
+}
+
+/**
+ * The memo this pod's cycle shares with the single-pod cycles before it (see `BatchMemo`), or
+ * undefined when it is evaluated in full: with the group cycle's conditions (`startMemo`), and
+ * only while no pod in the cluster has affinity terms. Between two cycles pods come and go on
+ * any node, which changes that node's NodeInfo copy and so drops its answers; only an existing
+ * pod's affinity terms make a node's answer depend on pods elsewhere (in its topology domain),
+ * so while any pod has them the memo is dropped. Placements are those of a full cycle.
+ */
+function podCycleMemo(
+  ctx: SchedulerContext,
+  fw: Framework,
+  podInfo: PodInfo,
+): BatchMemo | undefined {
+  const memos = ctx.podMemos;
+  if (memos === undefined) return undefined;
+  let memo = memos.get(fw);
+  if (memo === undefined) {
+    memo = new BatchMemo();
+    memos.set(fw, memo);
+  }
+  if (ctx.snapshot.havePodsWithAffinityList().length > 0) {
+    memo.clear();
+    return undefined;
+  }
+  return startMemo(memo, fw, podInfo, true);
 }
 
 /**
@@ -244,9 +294,7 @@ export async function scheduleOne(ctx: SchedulerContext, info: QueuedPodInfo): P
     ctx.queue.done(info.podInfo.uid);
     return;
   }
-  const state = new CycleState();
-  state.write(podsToActivateKey, new PodsToActivate());
-  setCyclePodInfo(state, info.podInfo);
+  const state = newCycleState(info.podInfo);
   let result: CycleResult;
   try {
     result = await schedulingCycle(ctx, fw, state, info);

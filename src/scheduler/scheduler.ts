@@ -99,8 +99,9 @@ export interface SchedulerOptions {
   readonly metricsRegistry?: MetricsRegistry;
   /**
    * Upstream's `OpportunisticBatching` feature gate (beta, on): in a group cycle, members with the
-   * same signature reuse the Filter and Score answers of nodes no earlier member changed. The
-   * placements are exactly those of the plain path; only the time differs. @default true
+   * same signature reuse the Filter and Score answers of nodes no earlier member changed, and
+   * consecutive single pods do the same from one cycle to the next. The placements are exactly
+   * those of the plain path; only the time differs. @default true
    */
   readonly opportunisticBatching?: boolean;
 }
@@ -260,6 +261,7 @@ export function newScheduler(deps: SchedulerDeps, options: SchedulerOptions = {}
     podGroupStatus,
     metrics,
     opportunisticBatching: options.opportunisticBatching ?? true,
+    ...(options.opportunisticBatching === false ? {} : { podMemos: new WeakMap() }),
   };
 
   let started = false;

@@ -24,7 +24,7 @@ import {
 import type { SchedulerMetrics } from "./metrics.ts";
 import type { PodGroupManager, PodGroupStatusWriter } from "./pod-groups/index.ts";
 import type { SchedulingQueue } from "./queue/index.ts";
-import type { Framework } from "./runtime/index.ts";
+import type { BatchMemo, Framework } from "./runtime/index.ts";
 
 /** Everything a scheduling attempt works with. */
 export interface SchedulerContext {
@@ -50,9 +50,15 @@ export interface SchedulerContext {
   readonly metrics: SchedulerMetrics;
   /**
    * Whether a group cycle reuses Filter and Score answers between members with the same
-   * signature (see `BatchMemo`). Placements are the same either way. @default true
+   * signature, and single-pod cycles between consecutive pods (see `BatchMemo`). Placements are
+   * the same either way. @default true
    */
   readonly opportunisticBatching?: boolean;
+  /**
+   * Filter and Score answers carried from one single-pod cycle to the next, one memo per
+   * profile (see `podCycleMemo` in schedule-one.ts); absent when `opportunisticBatching` is off.
+   */
+  readonly podMemos?: WeakMap<Framework, BatchMemo>;
 }
 
 export const reasonUnschedulable = "Unschedulable";

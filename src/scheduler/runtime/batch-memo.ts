@@ -1,8 +1,10 @@
 /**
- * Filter and Score answers kept across the members of one group cycle (gantry's form of upstream's
- * opportunistic batching, KEP-5598). Pods with the same signature (see `Framework.signPod`) get
- * the same Filter status and raw Score on a node in the same state, so a member reuses what an
- * earlier one computed for every node that has not changed since, and evaluates only the others.
+ * Filter and Score answers kept across the members of one group cycle, and from one single-pod
+ * cycle to the next (gantry's form of upstream's opportunistic batching, KEP-5598; see
+ * `podCycleMemo` in schedule-one.ts for what single-pod cycles add). Pods with the same signature
+ * (see `Framework.signPod`) get the same Filter status and raw Score on a node in the same state,
+ * so a pod reuses what an earlier one computed for every node that has not changed since, and
+ * evaluates only the others.
  *
  * Answers are kept by position in the snapshot's node list, with the NodeInfo they were computed
  * on. "Not changed" is object identity: the snapshot never mutates a NodeInfo in place, it swaps
@@ -19,10 +21,40 @@
 import {
   type CycleState,
   type NodeInfo,
+  type PodInfo,
   type PodSignature,
   type Status,
   sameSignature,
 } from "../framework/index.ts";
+
+/** What `startMemo` asks of the framework. */
+export interface MemoSigner {
+  hasNominatedPods(): boolean;
+  signPod(podInfo: PodInfo): PodSignature | undefined;
+}
+
+/**
+ * Starts `memo` for the pod about to be evaluated, or returns undefined when it must be evaluated
+ * in full: a pod is nominated somewhere (Filter then depends on priorities; the memo is dropped),
+ * the pod has a nominated node of its own (tried first, as the plain path does), it cannot be
+ * signed, or there is nothing to reuse and, with `keep` false, nothing worth keeping.
+ */
+export function startMemo(
+  memo: BatchMemo,
+  fw: MemoSigner,
+  podInfo: PodInfo,
+  keep: boolean,
+): BatchMemo | undefined {
+  if (fw.hasNominatedPods()) {
+    memo.clear();
+    return undefined;
+  }
+  if ((podInfo.pod.status?.nominatedNodeName ?? "") !== "") return undefined;
+  if (!keep && memo.signature === undefined) return undefined;
+  const signature = fw.signPod(podInfo);
+  if (signature === undefined) return undefined;
+  return memo.startPod(signature, keep) ? memo : undefined;
+}
 
 /** Whether two sets of plugin names are equal. */
 function sameNames(a: ReadonlySet<string> | undefined, b: ReadonlySet<string>): boolean {
