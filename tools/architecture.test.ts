@@ -55,6 +55,14 @@ function componentOf(path: string): string {
   return relative(srcRoot, path).split("/")[0] ?? "";
 }
 
+/**
+ * Tests, and the fixtures that only tests import (`test-fixtures.ts`, checked below): they may
+ * use testing/ builders whatever their component.
+ */
+function isTestCode(path: string): boolean {
+  return path.endsWith(".test.ts") || path.endsWith("/test-fixtures.ts");
+}
+
 const importPattern = /(?:import|export)\s[^'"]*?from\s+["'](\.[^"']+)["']/g;
 
 for (const file of sourceFiles(srcRoot)) {
@@ -65,7 +73,7 @@ for (const file of sourceFiles(srcRoot)) {
       component in allowed,
       `${rel} is in an unknown component "${component}": add it to the table`,
     );
-    const isTest = file.endsWith(".test.ts");
+    const isTest = isTestCode(file);
     const text = readFileSync(file, "utf8");
     for (const match of text.matchAll(importPattern)) {
       const target = resolve(dirname(file), match[1] ?? "");
@@ -84,6 +92,18 @@ for (const file of sourceFiles(srcRoot)) {
     }
   });
 }
+
+test("architecture: only tests and fixtures import a test-fixtures.ts", () => {
+  for (const file of sourceFiles(srcRoot)) {
+    if (isTestCode(file)) continue;
+    for (const match of readFileSync(file, "utf8").matchAll(importPattern)) {
+      assert.ok(
+        !(match[1] ?? "").endsWith("/test-fixtures.ts"),
+        `${relative(srcRoot, file)} imports ${match[1]}: fixtures are for tests only`,
+      );
+    }
+  }
+});
 
 test("architecture: production code never imports testing/ or node:test", () => {
   for (const file of sourceFiles(srcRoot)) {
