@@ -12,6 +12,7 @@ import {
 } from "../client/index.ts";
 import {
   type ClusterHarness,
+  componentLifetime,
   eventually,
   makeNode,
   makePod,
@@ -37,7 +38,7 @@ async function withCluster(
   options: SchedulerOptions = {},
 ): Promise<void> {
   const harness = await startClusterHarness();
-  const stop = new AbortController();
+  const stop = componentLifetime();
   let running: Promise<unknown> = Promise.resolve();
   try {
     await harness.client.create<PriorityClass>(priorityClassesResource, {

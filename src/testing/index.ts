@@ -61,4 +61,5 @@ export {
   type StartOptions,
   startGantry,
 } from "./gantry-process.ts";
+export { componentLifetime } from "./lifetime.ts";
 export { freePort } from "./ports.ts";

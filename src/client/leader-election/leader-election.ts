@@ -12,6 +12,7 @@
  * cut off from the API server stops acting after the renew deadline, before the lease
  * duration lets anyone else in.
  */
+import { setMaxListeners } from "node:events";
 import {
   type Clock,
   type DeepReadonly,
@@ -126,6 +127,9 @@ export async function runLeaderElection(
   try {
     if (!(await elector.acquire(signal))) return;
     const leading = new AbortController();
+    // The leading work hands this signal to every controller and informer it starts: many
+    // listeners at once are normal here, not a leak (Node warns past 10).
+    setMaxListeners(0, leading.signal);
     const stopLeading = (): void => leading.abort(signal.reason);
     signal.addEventListener("abort", stopLeading, { once: true });
     let failure: { error: unknown } | undefined;

@@ -9,7 +9,13 @@ import {
   podsResource,
   replicaSetsResource,
 } from "../../client/index.ts";
-import { eventually, kubectl, makeDeployment, startClusterHarness } from "../../testing/index.ts";
+import {
+  componentLifetime,
+  eventually,
+  kubectl,
+  makeDeployment,
+  startClusterHarness,
+} from "../../testing/index.ts";
 import { discardLogger, systemClock, systemRandom } from "../../util/index.ts";
 import { newControllerManager } from "../index.ts";
 
@@ -20,7 +26,7 @@ import { newControllerManager } from "../index.ts";
 async function startEnv(options: { kubelet?: boolean } = {}) {
   const harness = await startClusterHarness();
   const client = harness.client as Client;
-  const stop = new AbortController();
+  const stop = componentLifetime();
   const informers = newInformerFactory(client, { clock: systemClock });
   const manager = newControllerManager(
     { client, informers, clock: systemClock, random: systemRandom, logger: discardLogger },

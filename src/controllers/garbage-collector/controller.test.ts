@@ -17,13 +17,13 @@ import {
   newInformerFactory,
   type ResourceRef,
 } from "../../client/index.ts";
-import { eventually, startClusterHarness } from "../../testing/index.ts";
+import { componentLifetime, eventually, startClusterHarness } from "../../testing/index.ts";
 import { discardLogger, systemClock, systemRandom } from "../../util/index.ts";
 import { newControllerManager } from "../index.ts";
 
 async function startEnv() {
   const harness = await startClusterHarness();
-  const stop = new AbortController();
+  const stop = componentLifetime();
   const informers = newInformerFactory(harness.client, { clock: systemClock });
   const manager = newControllerManager(
     {

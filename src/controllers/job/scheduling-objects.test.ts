@@ -19,7 +19,12 @@ import {
   type ResourceRef,
   workloadsResource,
 } from "../../client/index.ts";
-import { eventually, makeJob, startClusterHarness } from "../../testing/index.ts";
+import {
+  componentLifetime,
+  eventually,
+  makeJob,
+  startClusterHarness,
+} from "../../testing/index.ts";
 import { discardLogger, systemClock } from "../../util/index.ts";
 import { newEventRecorder } from "../framework/index.ts";
 import { newGarbageCollector } from "../garbage-collector/index.ts";
@@ -28,7 +33,7 @@ import { newJobController } from "./controller.ts";
 /** The API server with the Job controller (short batching) and the garbage collector. */
 async function startEnv() {
   const harness = await startClusterHarness();
-  const stop = new AbortController();
+  const stop = componentLifetime();
   const informers = newInformerFactory(harness.client, { clock: systemClock });
   const recorder = (component: string) =>
     newEventRecorder(

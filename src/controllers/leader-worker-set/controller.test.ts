@@ -9,7 +9,12 @@ import {
   podsResource,
   workloadsResource,
 } from "../../client/index.ts";
-import { eventually, makeLeaderWorkerSet, startClusterHarness } from "../../testing/index.ts";
+import {
+  componentLifetime,
+  eventually,
+  makeLeaderWorkerSet,
+  startClusterHarness,
+} from "../../testing/index.ts";
 import { discardLogger, systemClock } from "../../util/index.ts";
 import { newEventRecorder } from "../framework/index.ts";
 import { newGarbageCollector } from "../garbage-collector/index.ts";
@@ -19,7 +24,7 @@ import { leaderWorkerSetsResource } from "./sync.ts";
 /** The API server with the LeaderWorkerSet controller and the garbage collector running. */
 async function startEnv() {
   const harness = await startClusterHarness();
-  const stop = new AbortController();
+  const stop = componentLifetime();
   const informers = newInformerFactory(harness.client, { clock: systemClock });
   const recorder = (component: string) =>
     newEventRecorder(

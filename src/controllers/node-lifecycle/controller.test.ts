@@ -9,7 +9,13 @@ import {
   nodesResource,
   podsResource,
 } from "../../client/index.ts";
-import { eventually, makeNode, makePod, startClusterHarness } from "../../testing/index.ts";
+import {
+  componentLifetime,
+  eventually,
+  makeNode,
+  makePod,
+  startClusterHarness,
+} from "../../testing/index.ts";
 import { discardLogger, rfc3339, rfc3339Micro, systemClock } from "../../util/index.ts";
 import { newEventRecorder } from "../framework/index.ts";
 import { newNodeLifecycleController } from "./controller.ts";
@@ -19,7 +25,7 @@ import { newTaintEvictionController } from "./taint-eviction.ts";
 /** The API server plus the node lifecycle, taint eviction and pod GC controllers, on short timers. */
 async function startEnv() {
   const harness = await startClusterHarness();
-  const stop = new AbortController();
+  const stop = componentLifetime();
   const informers = newInformerFactory(harness.client, { clock: systemClock });
   const events = newEventRecorder(
     { client: harness.client, clock: systemClock, logger: discardLogger },
