@@ -244,6 +244,46 @@ describe("leader election against an API server", { timeout: 60_000 }, () => {
     await e.stopAll();
   });
 
+  test("runLeaderElection: the leading work may hang many listeners on its signal without a warning", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning.name);
+    };
+    process.on("warning", onWarning);
+    const stop = new AbortController();
+    let listening = 0;
+    try {
+      const done = runLeaderElection(
+        { client: harness.client, clock: new FakeClock(), logger: discardLogger, random: noJitter },
+        { namespace: "default", name: `lease-${++leaseNames}`, identity: "host-a_1", ...timings },
+        {
+          // As a controller manager does: every controller and informer waits on the signal.
+          onStartedLeading: async (signal) => {
+            const stopped = Array.from(
+              { length: 20 },
+              () =>
+                new Promise<void>((resolve) => {
+                  signal.addEventListener("abort", () => resolve(), { once: true });
+                  listening++;
+                }),
+            );
+            await Promise.all(stopped);
+          },
+          onStoppedLeading: () => undefined,
+        },
+        stop.signal,
+      );
+      await eventually(() => assert.equal(listening, 20, "the leading work should be listening"));
+      // Node reports MaxListenersExceededWarning on the next turn.
+      await new Promise((resolve) => setImmediate(resolve));
+      stop.abort();
+      await done;
+    } finally {
+      process.off("warning", onWarning);
+    }
+    assert.deepEqual(warnings, [], "no process warning while leading");
+  });
+
   test("runLeaderElection: a leader that cannot renew within the deadline stops leading", async () => {
     const e = election();
     const a = e.start("host-a_1");
