@@ -21,7 +21,8 @@
  *    share of nominal quota; times are also shown scaled back by the compression factor.
  *
  * The pods are created from a worker thread (bench/load.ts), as a user's client sends them from
- * a process of its own, so that its work does not land on the API server's thread.
+ * a process of its own, and admissions are followed from another (bench/admission-observer.ts),
+ * so that neither's work lands on the API server's thread.
  * `--queueing-process` runs the queueing controllers as `gantry queueing` in a process of their
  * own, as Kueue runs beside kube-apiserver, with the pod webhook in the API server;
  * `--component-threads` runs them in a worker thread of the bench's process, as
@@ -47,6 +48,7 @@ import { connectionFromKubeconfig, newComponentClient } from "../src/cmd/compone
 import { defaultQueueingConfig } from "../src/queueing/index.ts";
 import { makeQueuedPod, type QueuedPodOptions } from "../src/testing/index.ts";
 import { discardLogger } from "../src/util/index.ts";
+import { startAdmissionObserver } from "./admission-observer.ts";
 import { startLoadClient } from "./load-client.ts";
 import { fmt, percentile, table } from "./stats.ts";
 import { cpuPerUnitByThread, threadCpuSeconds } from "./thread-cpu.ts";
@@ -140,8 +142,11 @@ type CpuMeter = () => number;
 /** Event-loop utilization per thread since the meter was made: `[thread, share busy]`. */
 type UtilizationMeter = () => readonly (readonly [string, number])[];
 
-/** CPU ms per `units` of each thread of this process since the meter was made, as a line. */
-type ThreadCpuMeter = (units: number) => string;
+/**
+ * CPU ms per `units` of each thread of this process since the meter was made, as a line;
+ * `observer`: the admission observer's thread, named apart from the rest.
+ */
+type ThreadCpuMeter = (units: number, observer?: number) => string;
 
 interface Bench {
   readonly client: BenchClient;
@@ -153,6 +158,8 @@ interface Bench {
   readonly utilization: () => UtilizationMeter;
   /** Starts measuring each thread's CPU time from now. */
   readonly threadCpu: () => ThreadCpuMeter;
+  /** For clients in other threads. */
+  readonly kubeconfigPath: string;
 }
 
 async function withGantry<T>(fn: (bench: Bench) => Promise<T>): Promise<T> {
@@ -221,7 +228,11 @@ async function withGantry<T>(fn: (bench: Bench) => Promise<T>): Promise<T> {
       for (const { thread, tid } of gantry.components.threads?.tids() ?? []) {
         if (tid !== undefined) names.set(tid, thread);
       }
-      return (units) => cpuPerUnitByThread(before, threadCpuSeconds(), names, units);
+      return (units, observer) => {
+        const named =
+          observer === undefined ? names : new Map([...names, [observer, "bench observer"]]);
+        return cpuPerUnitByThread(before, threadCpuSeconds(), named, units);
+      };
     };
     return await fn({
       client,
@@ -230,6 +241,7 @@ async function withGantry<T>(fn: (bench: Bench) => Promise<T>): Promise<T> {
       url: gantry.url,
       utilization,
       threadCpu,
+      kubeconfigPath: gantry.kubeconfigPath,
     });
   } finally {
     stop.abort();
@@ -286,7 +298,7 @@ interface PodPhase {
  * the budget runs out.
  */
 async function podPhase(name: string, pods: readonly Pod[]): Promise<PodPhase> {
-  return withGantry(async ({ client, signal, cpu, url, utilization, threadCpu }) => {
+  return withGantry(async ({ client, cpu, url, utilization, threadCpu, kubeconfigPath }) => {
     await client.create(flavorsRef, {
       apiVersion,
       kind: "ResourceFlavor",
@@ -320,31 +332,9 @@ async function podPhase(name: string, pods: readonly Pod[]): Promise<PodPhase> {
       metadata: { namespace: "default", name: "user-queue" },
       spec: { clusterQueue: "cluster-queue" },
     } as never);
-    const informers = newInformerFactory(client);
-    const ungated = new Set<string>();
-    /** Per pod, from its creation (the API server's timestamp, whole seconds) to its ungating. */
-    const waits: number[] = [];
-    let last = 0;
-    const onPod = (p: unknown): void => {
-      const pod = p as Pod;
-      const name = pod.metadata?.name;
-      if (name === undefined || name === "queueing-probe" || gated(pod)) return;
-      if (!ungated.has(name)) {
-        ungated.add(name);
-        last = performance.now();
-        waits.push(Date.now() - Date.parse(pod.metadata.creationTimestamp ?? ""));
-      }
-    };
-    // Kueue labels a pod with its PodSet when it removes the gate: watching that label, the
-    // bench hears of each pod once, when it is admitted, and not of its gated creation.
-    informers
-      .forResource<Pod>(podsResource, { labelSelector: "kueue.x-k8s.io/podset" })
-      .addEventHandler({
-        onAdd: onPod,
-        onUpdate: (_o, n) => onPod(n),
-      });
-    void informers.start(signal);
-    await informers.waitForSync(signal);
+    // Admissions are followed from a thread of its own: its watch is not the server's work.
+    const observer = startAdmissionObserver(kubeconfigPath);
+    await observer.synced;
     await untilQueueingRuns(client, performance.now() + 60_000);
     const load = startLoadClient(progress);
     const createPods = (paths: readonly string[]) =>
@@ -370,7 +360,7 @@ async function podPhase(name: string, pods: readonly Pod[]): Promise<PodPhase> {
     let failure = "";
     const ticker = setInterval(() => {
       progress(
-        `${name}: ${ungated.size}/${pods.length} admitted after ${fmt((performance.now() - started) / 1000, 1)} s`,
+        `${name}: ${observer.admitted()}/${pods.length} admitted after ${fmt((performance.now() - started) / 1000, 1)} s`,
       );
     }, 2000);
     try {
@@ -386,24 +376,24 @@ async function podPhase(name: string, pods: readonly Pod[]): Promise<PodPhase> {
         await load.close();
       }
       const createSeconds = (performance.now() - started) / 1000;
-      while (ungated.size < pods.length - errors && performance.now() < deadline) {
+      while (observer.admitted() < pods.length - errors && performance.now() < deadline) {
         await new Promise((r) => setTimeout(r, 50));
       }
-      const done = ungated.size >= pods.length - errors;
-      const wallEnd = done ? last : performance.now();
+      const done = observer.admitted() >= pods.length - errors;
+      const wallEnd = done ? observer.lastAtMs() - performance.timeOrigin : performance.now();
       const cpuSeconds = cpu() - cpuBefore;
       const threads = busy();
-      const cpuByThread = byThread(ungated.size);
+      const cpuByThread = byThread(observer.admitted(), observer.tid());
       // Let the writes that follow the last ungate (events, queue statuses) land before counting.
       await new Promise((r) => setTimeout(r, 2000));
       const requests = countDelta(countsBefore, await requestCounts(client));
       return {
         requests,
         created: pods.length - errors,
-        admitted: ungated.size,
+        admitted: observer.admitted(),
         createSeconds,
         wallSeconds: (wallEnd - started) / 1000,
-        waitSeconds: [percentile(waits, 50) / 1000, percentile(waits, 99) / 1000],
+        waitSeconds: [percentile(observer.waits, 50) / 1000, percentile(observer.waits, 99) / 1000],
         cpuSeconds,
         threads,
         cpuByThread,
@@ -411,6 +401,7 @@ async function podPhase(name: string, pods: readonly Pod[]): Promise<PodPhase> {
       };
     } finally {
       clearInterval(ticker);
+      await observer.stop();
     }
   });
 }
