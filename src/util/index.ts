@@ -14,6 +14,7 @@ export {
   newJsonLogger,
 } from "./logger.ts";
 export { type Random, seededRandom, systemRandom } from "./random.ts";
+export { lowerBound, SortedKeys } from "./sorted-keys.ts";
 export {
   assertNever,
   type DeepReadonly,

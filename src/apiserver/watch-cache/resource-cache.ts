@@ -1,3 +1,4 @@
+import { SortedKeys } from "../../util/index.ts";
 import type { CachedObject } from "./cached-object.ts";
 
 /** A change to one object, as watchers receive it. */
@@ -53,7 +54,8 @@ export interface ResourceCacheOptions {
  */
 export class ResourceCache {
   readonly #items = new Map<string, CachedObject>();
-  #sortedKeys: string[] = [];
+  /** The keys in order, in chunks: a sorted array would move every later key on each insert. */
+  #sortedKeys = new SortedKeys();
   #sortedDirty = false;
   readonly #history: CacheEvent[] = [];
   #historyHead = 0;
@@ -169,11 +171,7 @@ export class ResourceCache {
 
   /** Objects under `namespace` (all when empty), in key order, from `startKey` on. */
   *list(namespace: string, startKey?: string): Generator<CachedObject> {
-    const keys = this.#keys();
-    const from = startKey ?? "";
-    let i = lowerBound(keys, from);
-    for (; i < keys.length; i++) {
-      const key = keys[i] ?? "";
+    for (const key of this.#keys().from(startKey ?? "")) {
       const object = this.#items.get(key);
       if (object === undefined) continue;
       if (namespace !== "" && object.namespace !== namespace) {
@@ -266,27 +264,20 @@ export class ResourceCache {
     }
   }
 
-  #keys(): string[] {
+  #keys(): SortedKeys {
     if (this.#sortedDirty) {
-      this.#sortedKeys = [...this.#items.keys()].sort(compareKeys);
+      this.#sortedKeys = SortedKeys.fromSorted([...this.#items.keys()].sort(compareKeys));
       this.#sortedDirty = false;
     }
     return this.#sortedKeys;
   }
 
   #insertKey(key: string): void {
-    if (this.#sortedDirty) return;
-    const keys = this.#sortedKeys;
-    const at = lowerBound(keys, key);
-    if (at === keys.length) keys.push(key);
-    else keys.splice(at, 0, key);
+    if (!this.#sortedDirty) this.#sortedKeys.add(key);
   }
 
   #removeKey(key: string): void {
-    if (this.#sortedDirty) return;
-    const keys = this.#sortedKeys;
-    const at = lowerBound(keys, key);
-    if (keys[at] === key) keys.splice(at, 1);
+    if (!this.#sortedDirty) this.#sortedKeys.delete(key);
   }
 }
 
@@ -313,15 +304,4 @@ function deliverFiltered(watcher: Watcher, event: CacheEvent): void {
 
 function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function lowerBound(keys: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((keys[mid] ?? "") < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

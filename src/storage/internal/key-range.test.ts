@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { inRange, keyRange, lowerBound } from "./key-range.ts";
+import { lowerBound } from "../../util/index.ts";
+import { inRange, keyRange } from "./key-range.ts";
 
 const rangeCases = [
   {

@@ -19,15 +19,3 @@ export function keyRange(prefix: StorageKey, startKey?: StorageKey): KeyRange {
 export function inRange(range: KeyRange, key: StorageKey): boolean {
   return key >= range.start && (range.end === undefined || key < range.end);
 }
-
-/** The index of the first element of the sorted `keys` that is `>= key` (`keys.length` if none). */
-export function lowerBound(keys: readonly StorageKey[], key: StorageKey): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((keys[mid] as StorageKey) < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}

@@ -1,6 +1,5 @@
-import { jsonCopy } from "../../util/index.ts";
+import { jsonCopy, SortedKeys } from "../../util/index.ts";
 import { inRange, keyRange } from "../internal/key-range.ts";
-import { SortedKeys } from "../internal/sorted-keys.ts";
 import { newWatchHub, type ReplayPage } from "../internal/watch-hub.ts";
 import {
   type ListOptions,

@@ -1,7 +1,6 @@
 import Database from "better-sqlite3";
-import { type JsonObject, jsonCopy } from "../../util/index.ts";
+import { type JsonObject, jsonCopy, SortedKeys } from "../../util/index.ts";
 import { keyRange } from "../internal/key-range.ts";
-import { SortedKeys } from "../internal/sorted-keys.ts";
 import { newWatchHub, type ReplayPage } from "../internal/watch-hub.ts";
 import {
   type ListResult,

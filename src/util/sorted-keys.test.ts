@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { seededRandom } from "../../util/index.ts";
-import { lowerBound } from "./key-range.ts";
-import { SortedKeys } from "./sorted-keys.ts";
+import { seededRandom } from "./random.ts";
+import { lowerBound, SortedKeys } from "./sorted-keys.ts";
 
 /** Every operation against a plain sorted array, over enough keys to split and empty chunks. */
 test("SortedKeys: adds, removes, ranks, counts and iterates as a sorted array does", () => {
