@@ -9,12 +9,18 @@ import {
   podsResource,
   priorityClassesResource,
 } from "../client/index.ts";
-import { type ClusterHarness, makeNode, makePod, startClusterHarness } from "../testing/index.ts";
+import {
+  type ClusterHarness,
+  componentLifetime,
+  makeNode,
+  makePod,
+  startClusterHarness,
+} from "../testing/index.ts";
 import { discardLogger, seededRandom, systemClock } from "../util/index.ts";
 import { defaultProfile, inTreeRegistry, newScheduler } from "./index.ts";
 
 let harness: ClusterHarness;
-const stop = new AbortController();
+const stop = componentLifetime();
 let running: Promise<unknown>;
 
 async function waitFor<T>(

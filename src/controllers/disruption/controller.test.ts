@@ -23,6 +23,7 @@ import {
 } from "../../client/index.ts";
 import {
   type ClusterHarness,
+  componentLifetime,
   eventually,
   makePdb,
   makePod,
@@ -36,7 +37,7 @@ import { newDisruptionController } from "./controller.ts";
 let harness: ClusterHarness;
 let client: Client;
 let counter = 0;
-const stop = new AbortController();
+const stop = componentLifetime();
 let running: Promise<unknown>;
 const events = () =>
   newEventRecorder(
