@@ -14,7 +14,8 @@ const systemContext = {
 
 /**
  * The objects every cluster starts with: system namespaces, priority classes and the CRDs of
- * the controllers gantry runs (LeaderWorkerSet). An object that exists is left as it is, so
+ * the controllers gantry runs (LeaderWorkerSet, and Kueue's for the queueing component). An
+ * object that exists is left as it is, so
  * several API servers starting at once on one storage create each object exactly once.
  */
 export async function bootstrap(server: ApiServer): Promise<void> {

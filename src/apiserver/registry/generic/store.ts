@@ -446,11 +446,11 @@ export class Store {
       const labels = meta.labels;
       const annotations = meta.annotations;
       // Everything but the status comes from the stored object (whose status is not needed),
-      // shared rather than copied: `current` is never changed (the watch cache's frozen object
-      // or a private copy from storage), nothing on the status path changes what is kept (the
-      // status strategy and admission touch status and metadata only), and storage copies
-      // what it stores. Sharing also lets the managed-fields comparison and ratcheted
-      // validation see at once that the kept fields did not change.
+      // shared rather than copied: `current` is never changed (the watch cache's object, which
+      // nothing mutates, or a private copy from storage), nothing on the status path changes
+      // what is kept (the status strategy and admission touch status and metadata only), and
+      // storage copies what it stores. Sharing also lets the managed-fields comparison and
+      // ratcheted validation see at once that the kept fields did not change.
       const keep: Record<string, unknown> = {};
       for (const field in current) {
         keep[field] = field === "status" ? undefined : current[field];
