@@ -55,6 +55,7 @@ import { ResourceRegistry } from "./registry/resource-registry.ts";
 import { newHttpHandler } from "./server.ts";
 import type { ServiceAccountTokens } from "./serviceaccount/index.ts";
 import { Tables } from "./tables.ts";
+import { FrameMemo } from "./watch/event-frame.ts";
 import { WatchCache } from "./watch-cache/index.ts";
 
 export interface ApiServerOptions {
@@ -157,6 +158,8 @@ export class ApiServer {
   readonly #auditing: Auditing | undefined;
   /** Remembers each kind's resolved schema types across writes. */
   readonly #fieldManager: FieldManager = newFieldManager();
+  /** The bytes of the event the watch cache is fanning out, shared by its watchers. */
+  readonly #watchFrames = new FrameMemo();
   #ready = false;
   readonly #readyChecks: (() => boolean)[] = [];
   #address = "127.0.0.1:6443";
@@ -296,6 +299,7 @@ export class ApiServer {
       protobuf: decodeProtobufObject as ProtobufDecoder,
       fieldManager: this.#fieldManager,
       bookmarkIntervalMs: this.#options.bookmarkIntervalMs ?? 60_000,
+      watchFrames: this.#watchFrames,
       shutdown: this.#shutdown.signal,
       logger: this.#options.logger,
       metrics: this.metrics,

@@ -9,6 +9,7 @@ import type { ResourceRequest } from "../http/request-info.ts";
 import type { EvictionMetrics } from "../registry/eviction/index.ts";
 import type { Store, WriteAbort } from "../registry/generic/store.ts";
 import type { ResourceRegistry } from "../registry/resource-registry.ts";
+import type { FrameMemo } from "../watch/event-frame.ts";
 import type { WatchCache } from "../watch-cache/index.ts";
 
 /** Turns objects into a `meta.k8s.io/v1` Table for one kind. */
@@ -48,6 +49,8 @@ export interface HandlerDeps {
   readonly fieldManager: FieldManager;
   /** Bookmark period for watches that allow bookmarks. */
   readonly bookmarkIntervalMs: number;
+  /** The bytes of the event the watch cache is fanning out, shared by its watchers. */
+  readonly watchFrames: FrameMemo;
   /** Signal that aborts on server shutdown: open watches end. */
   readonly shutdown: AbortSignal;
   /** Where the eviction subresource counts its results (on the server's metrics registry). */

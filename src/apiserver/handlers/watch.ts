@@ -10,7 +10,7 @@ import type { JsonObject } from "../../util/index.ts";
 import { parseAccept, wantsTable } from "../http/accept.ts";
 import { parseGoBool } from "../http/request-info.ts";
 import { segmentOf } from "../registry/generic/strategy.ts";
-import { type EventFrame, eventFrame, FrameMemo } from "../watch/event-frame.ts";
+import { type EventFrame, eventFrame } from "../watch/event-frame.ts";
 import { EventWriter } from "../watch/event-writer.ts";
 import type { CacheEvent, WatchFilter, WatchSink } from "../watch-cache/index.ts";
 import {
@@ -25,9 +25,6 @@ import { apiVersionOfStore, checkVerb, type HandlerDeps, type RequestScope } fro
 
 /** A watcher whose socket has this much unsent data is too slow: it is closed to re-list. */
 const maxBufferedBytes = 64 * 1024 * 1024;
-
-/** The bytes of the event the watch cache is fanning out, shared by its watchers. */
-const frames = new FrameMemo();
 
 /**
  * A watch: newline-delimited JSON events over a chunked response, headers flushed at once,
@@ -96,13 +93,17 @@ export async function handleWatch(deps: HandlerDeps, scope: RequestScope): Promi
     if (finishing) return;
     const object = event.object;
     if (table === undefined) {
-      writer.write(frames.get(object, event.type, () => eventFrame(event.type, object.json())));
+      writer.write(
+        deps.watchFrames.get(object, event.type, () => eventFrame(event.type, object.json())),
+      );
     } else if (firstTable) {
       // The first Table event carries the column definitions: this watcher's own.
       writer.write(tableFrame(event.type, object.object));
     } else {
       const variant = `table:${event.type}:${table.includeObject}`;
-      writer.write(frames.get(object, variant, () => tableFrame(event.type, object.object)));
+      writer.write(
+        deps.watchFrames.get(object, variant, () => tableFrame(event.type, object.object)),
+      );
     }
   };
   /** A BOOKMARK or ERROR event, this watcher's own. */
