@@ -4,7 +4,7 @@
  * label comes with the gate's removal, so each pod is heard of once, when it is admitted) and
  * reports them every 100 ms. The main thread's side is `startAdmissionObserver`.
  */
-import { isMainThread, parentPort, Worker } from "node:worker_threads";
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import type { Pod } from "../src/api/index.ts";
 import { newInformerFactory, podsResource } from "../src/client/index.ts";
 import { connectionFromKubeconfig, newComponentClient } from "../src/cmd/component-client.ts";
@@ -80,6 +80,10 @@ export function startAdmissionObserver(kubeconfigPath: string): AdmissionObserve
   };
 }
 
+/** Whether Kueue's admission gate still holds `pod`. */
+export const gated = (pod: { spec: { schedulingGates?: readonly { name: string }[] } }): boolean =>
+  (pod.spec.schedulingGates ?? []).some((g) => g.name === "kueue.x-k8s.io/admission");
+
 /** The worker's side. */
 async function observe(kubeconfigPath: string): Promise<void> {
   const port = parentPort;
@@ -92,10 +96,7 @@ async function observe(kubeconfigPath: string): Promise<void> {
   let lastAtMs = 0;
   const onPod = (pod: Pod): void => {
     const name = pod.metadata.name ?? "";
-    const gated = (pod.spec.schedulingGates ?? []).some(
-      (g) => g.name === "kueue.x-k8s.io/admission",
-    );
-    if (name === "" || name === "queueing-probe" || gated || seen.has(name)) return;
+    if (name === "" || name === "queueing-probe" || gated(pod) || seen.has(name)) return;
     seen.add(name);
     lastAtMs = performance.timeOrigin + performance.now();
     waits.push(Date.now() - Date.parse(pod.metadata.creationTimestamp ?? ""));
@@ -126,7 +127,4 @@ async function observe(kubeconfigPath: string): Promise<void> {
   });
 }
 
-if (!isMainThread) {
-  const { workerData } = await import("node:worker_threads");
-  await observe((workerData as { kubeconfigPath: string }).kubeconfigPath);
-}
+if (!isMainThread) await observe((workerData as { kubeconfigPath: string }).kubeconfigPath);

@@ -48,7 +48,7 @@ import { connectionFromKubeconfig, newComponentClient } from "../src/cmd/compone
 import { defaultQueueingConfig } from "../src/queueing/index.ts";
 import { makeQueuedPod, type QueuedPodOptions } from "../src/testing/index.ts";
 import { discardLogger } from "../src/util/index.ts";
-import { startAdmissionObserver } from "./admission-observer.ts";
+import { gated, startAdmissionObserver } from "./admission-observer.ts";
 import { startLoadClient } from "./load-client.ts";
 import { fmt, percentile, table } from "./stats.ts";
 import { cpuPerUnitByThread, threadCpuSeconds } from "./thread-cpu.ts";
@@ -265,9 +265,6 @@ async function untilQueueingRuns(client: BenchClient, deadline: number): Promise
   }
   throw new Error("the queueing controllers admitted no pod");
 }
-
-const gated = (pod: { spec: { schedulingGates?: readonly { name: string }[] } }): boolean =>
-  (pod.spec.schedulingGates ?? []).some((g) => g.name === "kueue.x-k8s.io/admission");
 
 interface PodPhase {
   readonly created: number;
