@@ -6,6 +6,7 @@
 import { Agent, request } from "node:http";
 import { performance } from "node:perf_hooks";
 import { parentPort } from "node:worker_threads";
+import { Http1Pool } from "../src/client/http1-pool.ts";
 import { podBody } from "./pods.ts";
 import { type PhaseResult, summarize } from "./stats.ts";
 
@@ -59,39 +60,38 @@ interface Answer {
   readonly body: Buffer;
 }
 
-function send(
+/** A keep-alive pool to the server of `base`, with gantry's own HTTP/1.1 client. */
+function poolTo(base: URL): Http1Pool {
+  return new Http1Pool({ origin: base.origin, host: base.hostname, port: Number(base.port) });
+}
+
+const noDeadline = new AbortController().signal;
+
+/**
+ * One request and its whole answer, over the components' lean HTTP/1.1 client rather than
+ * `node:http`: the load generator shares the machine's two cores with the server, so its own
+ * CPU per request is kept as small as the server's clients keep theirs.
+ */
+async function send(
   base: URL,
-  agent: Agent,
+  pool: Http1Pool,
   method: string,
   path: string,
   body?: Buffer,
   contentType = "application/json",
 ): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: base.hostname,
-        port: base.port,
-        method,
-        path,
-        agent,
-        headers: {
-          accept: "application/json",
-          ...(body === undefined
-            ? {}
-            : { "content-type": contentType, "content-length": String(body.length) }),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
+  let head = `${method} ${path} HTTP/1.1\r\nHost: ${base.host}\r\nAccept: application/json\r\n`;
+  if (body !== undefined) {
+    head += `Content-Type: ${contentType}\r\nContent-Length: ${body.length}\r\n`;
+  }
+  const res = await pool.request({
+    method,
+    head: `${head}\r\n`,
+    body: body?.toString("utf8"),
+    timeoutMs: 0,
+    signal: noDeadline,
   });
+  return { status: res.statusCode, body: Buffer.from(await res.body.text(), "utf8") };
 }
 
 function progress(line: string): void {
@@ -142,7 +142,7 @@ function expect(answer: Answer, status: number, what: string): void {
 
 async function create(task: Extract<LoadTask, { op: "create" }>): Promise<PhaseResult> {
   const base = new URL(task.url);
-  const agent = new Agent({ keepAlive: true, maxSockets: task.clients });
+  const agent = poolTo(base);
   const path = `/api/v1/namespaces/${task.namespace}/pods`;
   const { latencies, elapsedMs } = await closedLoop(
     task.count,
@@ -162,7 +162,7 @@ async function create(task: Extract<LoadTask, { op: "create" }>): Promise<PhaseR
 
 async function get(task: Extract<LoadTask, { op: "get" }>): Promise<PhaseResult> {
   const base = new URL(task.url);
-  const agent = new Agent({ keepAlive: true, maxSockets: task.clients });
+  const agent = poolTo(base);
   const path = `/api/v1/namespaces/${task.namespace}/pods/`;
   const { latencies, elapsedMs } = await closedLoop(
     task.count,
@@ -182,7 +182,7 @@ async function get(task: Extract<LoadTask, { op: "get" }>): Promise<PhaseResult>
 /** Full lists (limit 0) or chunked lists followed to the end through `continue`. */
 async function list(task: Extract<LoadTask, { op: "list" }>): Promise<PhaseResult> {
   const base = new URL(task.url);
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const agent = poolTo(base);
   const path = `/api/v1/namespaces/${task.namespace}/pods`;
   const latencies: number[] = [];
   let items = 0;
@@ -231,7 +231,7 @@ const marker = Buffer.from('"resourceVersion":"');
  */
 async function requests(task: Extract<LoadTask, { op: "requests" }>): Promise<PhaseResult> {
   const base = new URL(task.url);
-  const agent = new Agent({ keepAlive: true, maxSockets: task.clients });
+  const agent = poolTo(base);
   const { latencies, elapsedMs } = await closedLoop(
     task.paths.length,
     task.clients,
@@ -258,7 +258,9 @@ async function watch(task: Extract<LoadTask, { op: "watch" }>): Promise<PhaseRes
   const base = new URL(task.url);
   const path = `/api/v1/namespaces/${task.namespace}/pods`;
   const watchAgent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
-  const listed = await send(base, watchAgent, "GET", `${path}?limit=1`);
+  const listPool = poolTo(base);
+  const listed = await send(base, listPool, "GET", `${path}?limit=1`);
+  listPool.destroy();
   expect(listed, 200, "list before watch");
   const rv = (JSON.parse(listed.body.toString()) as { metadata: { resourceVersion: string } })
     .metadata.resourceVersion;
@@ -314,7 +316,7 @@ async function watch(task: Extract<LoadTask, { op: "watch" }>): Promise<PhaseRes
   );
   progress(`watch: ${task.watchers} watchers open`);
   const ackAt = new Map<number, number>();
-  const agent = new Agent({ keepAlive: true, maxSockets: task.clients });
+  const agent = poolTo(base);
   const started = performance.now();
   const writes = await closedLoop(
     task.events,

@@ -1,9 +1,16 @@
 import assert from "node:assert/strict";
-import { createServer, type IncomingMessage, type RequestListener, type Server } from "node:http";
+import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { test } from "node:test";
 import { TransportError } from "./errors.ts";
-import { type Connection, newConnection, readText, send, warningsOf } from "./http-request.ts";
+import {
+  type Connection,
+  type HttpResponse,
+  newConnection,
+  readText,
+  send,
+  warningsOf,
+} from "./http-request.ts";
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -47,7 +54,7 @@ for (const c of cases) {
       assert.equal(outcome, c.want);
       assert.deepEqual(seen, c.want === "retried" ? ["GET", c.method] : ["GET"]);
     } finally {
-      connection.agent.destroy();
+      connection.pool.destroy();
       await close(server);
     }
   });
@@ -79,7 +86,7 @@ test("send: sends the user agent, bearer token and JSON content type", async () 
       ["gantry/kubelet", "Bearer t0k", "application/json", "application/json"],
     );
   } finally {
-    connection.agent.destroy();
+    connection.pool.destroy();
     await close(server);
   }
 });
@@ -96,12 +103,12 @@ async function withServer(
   try {
     await body(connection);
   } finally {
-    connection.agent.destroy();
+    connection.pool.destroy();
     await close(server);
   }
 }
 
-const getRoot = (connection: Connection): Promise<IncomingMessage> =>
+const getRoot = (connection: Connection): Promise<HttpResponse> =>
   send(connection, { method: "GET", path: "/", signal: AbortSignal.timeout(5000) });
 
 test("send: a server that never answers times out with ETIMEDOUT", async () => {

@@ -1,15 +1,13 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
-import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { errorMessage } from "../util/index.ts";
 import { TransportError } from "./errors.ts";
+import { Http1Pool, type PoolResponse, StaleSocketError } from "./http1-pool.ts";
 
 /** How to reach one server: the parsed URL, the connection pool and the fixed headers. */
 export interface Connection {
   readonly base: URL;
-  /** The parts of `base` each request goes to, worked out once (no URL per request). */
-  readonly target: { readonly protocol: string; readonly hostname: string; readonly port: string };
-  readonly agent: HttpAgent;
-  readonly headers: Readonly<Record<string, string>>;
+  readonly pool: Http1Pool;
+  /** `Host` and the headers every request carries, as request-head lines. */
+  readonly fixedHeaders: string;
   /** Non-watch requests fail after this much socket inactivity (ms); 0 for none. */
   readonly timeoutMs: number;
 }
@@ -34,29 +32,41 @@ export function newConnection(options: ConnectionOptions): Connection {
       `Cannot use server ${JSON.stringify(options.server)}: the URL must start with http:// or https://`,
     );
   }
-  const pool = { keepAlive: true, keepAliveMsecs: 30_000, maxFreeSockets: 32 };
-  const agent =
-    base.protocol === "https:"
-      ? new HttpsAgent({
-          ...pool,
-          ...(options.ca === undefined ? {} : { ca: Buffer.from(options.ca).toString("utf8") }),
-          ...(options.cert === undefined || options.key === undefined
-            ? {}
-            : { cert: options.cert, key: options.key }),
-          rejectUnauthorized: options.insecureSkipTlsVerify !== true,
-        })
-      : new HttpAgent(pool);
-  const headers: Record<string, string> = {
-    Accept: "application/json",
-    "User-Agent": options.userAgent,
-  };
-  if (options.token !== undefined && options.token !== "") {
-    headers["Authorization"] = `Bearer ${options.token}`;
-  }
+  const https = base.protocol === "https:";
   // An IPv6 literal is bracketed in a URL but not in a socket address.
-  const hostname = base.hostname.startsWith("[") ? base.hostname.slice(1, -1) : base.hostname;
-  const target = { protocol: base.protocol, hostname, port: base.port };
-  return { base, target, agent, headers, timeoutMs: options.timeoutMs };
+  const host = base.hostname.startsWith("[") ? base.hostname.slice(1, -1) : base.hostname;
+  const port = base.port === "" ? (https ? 443 : 80) : Number(base.port);
+  const pool = new Http1Pool({
+    origin: base.origin,
+    host,
+    port,
+    ...(https
+      ? {
+          tls: {
+            ...(options.ca === undefined ? {} : { ca: Buffer.from(options.ca).toString("utf8") }),
+            ...(options.cert === undefined || options.key === undefined
+              ? {}
+              : { cert: options.cert, key: options.key }),
+            rejectUnauthorized: options.insecureSkipTlsVerify !== true,
+          },
+        }
+      : {}),
+  });
+  const headers: [string, string][] = [
+    ["Host", base.host],
+    ["Accept", "application/json"],
+    ["User-Agent", options.userAgent],
+  ];
+  if (options.token !== undefined && options.token !== "") {
+    headers.push(["Authorization", `Bearer ${options.token}`]);
+  }
+  for (const [name, value] of headers) {
+    if (/[\r\n\0]/.test(value)) {
+      throw new TypeError(`Cannot use ${name} ${JSON.stringify(value)}: it holds a line break`);
+    }
+  }
+  const fixedHeaders = headers.map(([name, value]) => `${name}: ${value}\r\n`).join("");
+  return { base, pool, fixedHeaders, timeoutMs: options.timeoutMs };
 }
 
 export interface HttpRequest {
@@ -71,6 +81,9 @@ export interface HttpRequest {
   readonly signal: AbortSignal;
 }
 
+/** An answer whose headers have arrived; its body follows. */
+export type HttpResponse = PoolResponse;
+
 /** Methods that may be sent twice without changing the outcome (RFC 9110 idempotent methods). */
 const idempotentMethods: ReadonlySet<string> = new Set(["GET", "PUT", "DELETE"]);
 
@@ -80,99 +93,58 @@ const idempotentMethods: ReadonlySet<string> = new Set(["GET", "PUT", "DELETE"])
  * because the server had closed the pooled keep-alive connection it went out on (a restart, an
  * idle timeout) is sent once more on a new connection, as Go's transport does.
  */
-export async function send(connection: Connection, spec: HttpRequest): Promise<IncomingMessage> {
+export async function send(connection: Connection, spec: HttpRequest): Promise<HttpResponse> {
   try {
     return await sendOnce(connection, spec);
   } catch (error: unknown) {
-    if (!(error instanceof StaleConnectionError) || !idempotentMethods.has(spec.method)) {
-      throw error instanceof StaleConnectionError ? error.transportError : error;
+    if (!(error instanceof StaleSocketError) || !idempotentMethods.has(spec.method)) {
+      throw transportErrorOf(error, spec);
     }
   }
   try {
     return await sendOnce(connection, spec);
   } catch (error: unknown) {
-    throw error instanceof StaleConnectionError ? error.transportError : error;
+    throw transportErrorOf(error, spec);
   }
 }
 
-/** A reset on a reused pooled connection: the server closed it before our request arrived. */
-class StaleConnectionError extends Error {
-  readonly transportError: TransportError;
+/** Characters a request target cannot hold unescaped (Node's ERR_UNESCAPED_CHARACTERS). */
+const unescaped = /[\0-\x20\x7f]/;
 
-  constructor(transportError: TransportError) {
-    super(transportError.message, { cause: transportError });
-    this.name = "StaleConnectionError";
-    this.transportError = transportError;
+function sendOnce(connection: Connection, spec: HttpRequest): Promise<HttpResponse> {
+  if (unescaped.test(spec.path)) {
+    throw new TypeError(
+      `Cannot ${spec.method} ${JSON.stringify(spec.path)}: the path holds unescaped characters`,
+    );
   }
-}
-
-function sendOnce(connection: Connection, spec: HttpRequest): Promise<IncomingMessage> {
-  const describe = `${spec.method} ${spec.path}`;
-  return new Promise<IncomingMessage>((resolve, reject) => {
-    if (spec.signal.aborted) {
-      reject(spec.signal.reason);
-      return;
-    }
-    const headers: Record<string, string | number> = { ...connection.headers };
-    if (spec.body !== undefined) {
-      headers["Content-Type"] = spec.contentType ?? "application/json";
-      headers["Content-Length"] = Buffer.byteLength(spec.body);
-    }
-    const { target } = connection;
-    const requestFn = target.protocol === "https:" ? httpsRequest : httpRequest;
-    const req = requestFn({
-      ...target,
-      path: spec.path,
-      method: spec.method,
-      headers,
-      agent: connection.agent,
-      signal: spec.signal,
-    });
-    if (spec.stream !== true && connection.timeoutMs > 0) {
-      req.setTimeout(connection.timeoutMs, () => {
-        req.destroy(
-          new TransportError(
-            `Cannot ${describe}: no answer from ${connection.base.origin} in ${connection.timeoutMs}ms`,
-            "ETIMEDOUT",
-          ),
-        );
-      });
-    }
-    req.once("response", resolve);
-    req.once("error", (error: unknown) => {
-      if (spec.signal.aborted) {
-        reject(spec.signal.reason);
-        return;
-      }
-      const transportError = asTransportError(error, describe);
-      reject(
-        req.reusedSocket && transportError.code === "ECONNRESET"
-          ? new StaleConnectionError(transportError)
-          : transportError,
-      );
-    });
-    req.end(spec.body);
+  let head = `${spec.method} ${spec.path} HTTP/1.1\r\n${connection.fixedHeaders}`;
+  if (spec.body !== undefined) {
+    head += `Content-Type: ${spec.contentType ?? "application/json"}\r\nContent-Length: ${Buffer.byteLength(spec.body)}\r\n`;
+  }
+  return connection.pool.request({
+    method: spec.method,
+    head: `${head}\r\n`,
+    body: spec.body,
+    timeoutMs: spec.stream === true ? 0 : connection.timeoutMs,
+    signal: spec.signal,
   });
 }
 
-/**
- * Reads a whole response body as text; a connection lost midway is a TransportError. Listens for
- * the stream's events rather than iterating it: most answers are one chunk, and an async
- * iterator costs more than the read itself.
- */
-export function readText(res: IncomingMessage, describe: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    res.on("data", (chunk: Buffer) => chunks.push(chunk));
-    res.once("end", () => {
-      const only = chunks.length === 1 ? chunks[0] : undefined;
-      resolve((only ?? Buffer.concat(chunks)).toString("utf8"));
-    });
-    res.once("error", (error: unknown) => reject(asTransportError(error, describe)));
-    res.once("close", () => {
-      if (!res.complete) reject(asTransportError(new Error("aborted"), describe));
-    });
-  });
+/** The signal's reason once it aborted; otherwise the failure as a TransportError. */
+function transportErrorOf(error: unknown, spec: HttpRequest): unknown {
+  if (spec.signal.aborted) return spec.signal.reason;
+  if (error instanceof TypeError) return error;
+  const cause = error instanceof StaleSocketError ? error.cause : error;
+  return asTransportError(cause, `${spec.method} ${spec.path}`);
+}
+
+/** Reads a whole response body as text; a connection lost midway is a TransportError. */
+export async function readText(res: HttpResponse, describe: string): Promise<string> {
+  try {
+    return await res.body.text();
+  } catch (error: unknown) {
+    throw asTransportError(error, describe);
+  }
 }
 
 /** Wraps a socket error (ECONNREFUSED, ECONNRESET, …) as a TransportError; keeps TransportErrors. */
@@ -187,7 +159,7 @@ export function asTransportError(error: unknown, describe: string): TransportErr
 }
 
 /** The texts of `Warning: 299 - "text"` response headers. */
-export function warningsOf(res: IncomingMessage): string[] {
+export function warningsOf(res: HttpResponse): string[] {
   const header = res.headers["warning"];
   if (header === undefined) return [];
   const texts: string[] = [];

@@ -1,5 +1,4 @@
 import { setMaxListeners } from "node:events";
-import type { IncomingMessage } from "node:http";
 import { isStatus, type KubeObject } from "../api/index.ts";
 import { isPlainObject, type JsonObject } from "../util/index.ts";
 import type {
@@ -21,6 +20,7 @@ import { errorFromResponse, TransportError } from "./errors.ts";
 import {
   asTransportError,
   type HttpRequest,
+  type HttpResponse,
   newConnection,
   readText,
   send,
@@ -134,7 +134,7 @@ export function newClient(options: HttpClientOptions): HttpClient {
       if (signal.aborted) throw signal.reason;
       throw error;
     }
-    const code = res.statusCode ?? 0;
+    const code = res.statusCode;
     if (code < 200 || code > 299) throw errorFromResponse(code, text);
     return text;
   };
@@ -158,7 +158,7 @@ export function newClient(options: HttpClientOptions): HttpClient {
     }
   };
 
-  const reportWarnings = (res: IncomingMessage): void => {
+  const reportWarnings = (res: HttpResponse): void => {
     if (onWarning === undefined) return;
     for (const warning of warningsOf(res)) onWarning(warning);
   };
@@ -219,7 +219,7 @@ export function newClient(options: HttpClientOptions): HttpClient {
     const stop = new AbortController();
     const combined = AbortSignal.any([signal, closing.signal, stop.signal]);
     try {
-      let res: IncomingMessage;
+      let res: HttpResponse;
       try {
         res = await send(connection, { method: "GET", path, stream: true, signal: combined });
       } catch (error: unknown) {
@@ -227,10 +227,10 @@ export function newClient(options: HttpClientOptions): HttpClient {
         throw error;
       }
       reportWarnings(res);
-      const code = res.statusCode ?? 0;
+      const code = res.statusCode;
       if (code !== 200) throw errorFromResponse(code, await readText(res, describe));
       try {
-        for await (const line of splitLines(res)) yield decodeEvent<T>(line, describe);
+        for await (const line of splitLines(res.body)) yield decodeEvent<T>(line, describe);
       } catch (error: unknown) {
         if (signal.aborted) return;
         if (closing.signal.aborted) throw closing.signal.reason;
@@ -434,7 +434,7 @@ export function newClient(options: HttpClientOptions): HttpClient {
           "ECLOSED",
         ),
       );
-      connection.agent.destroy();
+      connection.pool.destroy();
     },
 
     [Symbol.asyncDispose]: async (): Promise<void> => client.close(),
