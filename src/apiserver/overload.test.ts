@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { eventually, FakeClock, settle, startTestApiServer } from "../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../testing/leak-check.ts";
 import { admit } from "./admission/index.ts";
 import { newAnonymousAuthenticator } from "./authn.ts";
 import { timeoutBody } from "./flowcontrol/index.ts";
+
+ensureNoLeaksInEachTest();
 
 /** A point an admission call stops at until the test opens it. */
 function newGate() {

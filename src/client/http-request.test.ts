@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { test } from "node:test";
+import { ensureNoLeaksInEachTest } from "../testing/leak-check.ts";
 import { TransportError } from "./errors.ts";
 import {
   type Connection,
@@ -11,6 +12,8 @@ import {
   send,
   warningsOf,
 } from "./http-request.ts";
+
+ensureNoLeaksInEachTest();
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

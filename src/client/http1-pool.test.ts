@@ -2,7 +2,10 @@ import assert from "node:assert/strict";
 import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { test } from "node:test";
+import { ensureNoLeaksInEachTest } from "../testing/leak-check.ts";
 import { Http1Pool, type PoolOptions, type PoolResponse } from "./http1-pool.ts";
+
+ensureNoLeaksInEachTest();
 
 interface Served {
   readonly pool: Http1Pool;

@@ -13,9 +13,12 @@ import {
 import { defaultClusterConfig } from "../kubelet/index.ts";
 import { defaultQueueingConfig, newQueueingMetrics } from "../queueing/index.ts";
 import { eventually, makePod, startClusterHarness } from "../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../testing/leak-check.ts";
 import { newJsonLogger } from "../util/index.ts";
 import { defaultThreadLayout } from "./component-thread.ts";
 import { startComponents } from "./components.ts";
+
+ensureNoLeaksInEachTest();
 
 /** A JSON logger whose lines land in `lines`, parsed. */
 function capturingLogger(verbosity = 0) {

@@ -15,6 +15,7 @@ import {
   singleClusterQueueSetup,
   startClusterHarness,
 } from "../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../testing/leak-check.ts";
 import { discardLogger, systemClock } from "../util/index.ts";
 import { defaultQueueingConfig } from "./config.ts";
 import { newQueueing, podReconcilerWorkers } from "./queueing.ts";
@@ -24,6 +25,8 @@ import {
   localQueuesResource,
   resourceFlavorsResource,
 } from "./resources.ts";
+
+ensureNoLeaksInEachTest();
 
 const noEvents = { event() {} } as unknown as EventRecorder;
 

@@ -3,9 +3,12 @@ import { test } from "node:test";
 import type { KueueWorkload, Pod, ResourceFlavor } from "../api/index.ts";
 import { isConflict, type Lister, podsResource } from "../client/index.ts";
 import { makeKueueWorkload, startClusterHarness } from "../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../testing/leak-check.ts";
 import { ungatedPod, ungatePod } from "./pod-integration/writes.ts";
 import { kueueWorkloadsResource } from "./resources.ts";
 import { mergePatchOf, statusOnly, withoutManagedFields } from "./write-body.ts";
+
+ensureNoLeaksInEachTest();
 
 test("withoutManagedFields: drops only metadata.managedFields, leaving the object alone", () => {
   const pod = {

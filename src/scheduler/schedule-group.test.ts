@@ -20,8 +20,11 @@ import {
   makeWorkload,
   startClusterHarness,
 } from "../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../testing/leak-check.ts";
 import { discardLogger, seededRandom, systemClock } from "../util/index.ts";
 import { defaultProfile, inTreeRegistry, newScheduler, type SchedulerOptions } from "./index.ts";
+
+ensureNoLeaksInEachTest();
 
 // The group cycle against a real API server (memory storage) and the real scheduler: each test
 // gets its own cluster of 1-cpu nodes, so outcomes depend only on the pods it creates.

@@ -3,8 +3,11 @@ import type { IncomingMessage } from "node:http";
 import { test } from "node:test";
 import { unauthorized } from "../../api/index.ts";
 import { eventually, startTestApiServer } from "../../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import type { UserInfo } from "../admission/index.ts";
 import { type AuditPolicy, parseAuditPolicy } from "./policy.ts";
+
+ensureNoLeaksInEachTest();
 
 const alice = { username: "alice", uid: "uid-alice", groups: ["team-a", "system:authenticated"] };
 const admin: UserInfo = { username: "admin", groups: ["system:masters", "system:authenticated"] };

@@ -2,6 +2,9 @@ import assert from "node:assert/strict";
 import { type IncomingMessage, request } from "node:http";
 import { describe, test } from "node:test";
 import { startTestApiServer } from "../../testing/api-server.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
+
+ensureNoLeaksInEachTest();
 
 /** One open watch: its lines as they arrive. */
 interface OpenWatch {

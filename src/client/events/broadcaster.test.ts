@@ -2,10 +2,13 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Event } from "../../api/index.ts";
 import { startClusterHarness } from "../../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { discardLogger, systemClock } from "../../util/index.ts";
 import { type Client, eventsResource } from "../client.ts";
 import { TransportError } from "../errors.ts";
 import { newEventBroadcaster, referenceTo } from "./broadcaster.ts";
+
+ensureNoLeaksInEachTest();
 
 const pod = referenceTo(
   { metadata: { name: "web", namespace: "default", uid: "u1" } },

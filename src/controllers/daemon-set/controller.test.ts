@@ -9,10 +9,13 @@ import {
   podsResource,
 } from "../../client/index.ts";
 import { eventually, makeDaemonSet, makeNode, startClusterHarness } from "../../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { discardLogger, systemClock } from "../../util/index.ts";
 import { newEventRecorder } from "../framework/index.ts";
 import { newDaemonSetController } from "./controller.ts";
 import { targetNodeName } from "./placement.ts";
+
+ensureNoLeaksInEachTest();
 
 async function startEnv() {
   const harness = await startClusterHarness();

@@ -7,10 +7,13 @@ import {
   daemonSetsResource,
 } from "../../client/index.ts";
 import { makeDaemonSet, makePod, startClusterHarness } from "../../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { computeHash } from "../framework/index.ts";
 import { cleanupHistory, constructHistory, hashOf, matchesDaemonSet } from "./history.ts";
 import { revisionHashLabel } from "./revision.ts";
 import { daemonSetIdentity } from "./sync.ts";
+
+ensureNoLeaksInEachTest();
 
 async function createDaemonSet(client: Client, image: string): Promise<DaemonSet> {
   return client.create<DaemonSet>(

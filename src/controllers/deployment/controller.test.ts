@@ -16,8 +16,11 @@ import {
   makeDeployment,
   startClusterHarness,
 } from "../../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { discardLogger, systemClock, systemRandom } from "../../util/index.ts";
 import { newControllerManager } from "../index.ts";
+
+ensureNoLeaksInEachTest();
 
 /**
  * The control plane, the deployment, replicaset and garbage collector controllers, and a

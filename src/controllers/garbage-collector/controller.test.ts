@@ -18,8 +18,11 @@ import {
   type ResourceRef,
 } from "../../client/index.ts";
 import { componentLifetime, eventually, startClusterHarness } from "../../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { discardLogger, systemClock, systemRandom } from "../../util/index.ts";
 import { newControllerManager } from "../index.ts";
+
+ensureNoLeaksInEachTest();
 
 async function startEnv() {
   const harness = await startClusterHarness();

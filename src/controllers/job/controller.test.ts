@@ -9,10 +9,13 @@ import {
   podsResource,
 } from "../../client/index.ts";
 import { eventually, makeJob, startClusterHarness } from "../../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { discardLogger, systemClock } from "../../util/index.ts";
 import { newEventRecorder } from "../framework/index.ts";
 import { newJobController } from "./controller.ts";
 import { newTtlAfterFinishedController } from "./ttl-after-finished.ts";
+
+ensureNoLeaksInEachTest();
 
 /** The API server plus running Job and TTL controllers (short backoff and batching). */
 async function startEnv() {

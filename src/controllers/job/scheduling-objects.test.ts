@@ -25,10 +25,13 @@ import {
   makeJob,
   startClusterHarness,
 } from "../../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { discardLogger, systemClock } from "../../util/index.ts";
 import { newEventRecorder } from "../framework/index.ts";
 import { newGarbageCollector } from "../garbage-collector/index.ts";
 import { newJobController } from "./controller.ts";
+
+ensureNoLeaksInEachTest();
 
 /** The API server with the Job controller (short batching) and the garbage collector. */
 async function startEnv() {

@@ -15,11 +15,14 @@ import {
   makeLeaderWorkerSet,
   startClusterHarness,
 } from "../../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { discardLogger, systemClock } from "../../util/index.ts";
 import { newEventRecorder } from "../framework/index.ts";
 import { newGarbageCollector } from "../garbage-collector/index.ts";
 import { newLeaderWorkerSetController } from "./controller.ts";
 import { leaderWorkerSetsResource } from "./sync.ts";
+
+ensureNoLeaksInEachTest();
 
 /** The API server with the LeaderWorkerSet controller and the garbage collector running. */
 async function startEnv() {

@@ -18,8 +18,11 @@ import {
   secretsResource,
 } from "../../client/index.ts";
 import { eventually, makePod, makeReplicaSet, startClusterHarness } from "../../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { discardLogger, errorMessage, systemClock, systemRandom } from "../../util/index.ts";
 import { newControllerManager } from "../index.ts";
+
+ensureNoLeaksInEachTest();
 
 async function startEnv(wrap: (client: Client) => Client = (client) => client) {
   const harness = await startClusterHarness();

@@ -16,11 +16,14 @@ import {
   makePod,
   startClusterHarness,
 } from "../../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { discardLogger, rfc3339, rfc3339Micro, systemClock } from "../../util/index.ts";
 import { newEventRecorder } from "../framework/index.ts";
 import { newNodeLifecycleController } from "./controller.ts";
 import { newPodGcController } from "./pod-gc.ts";
 import { newTaintEvictionController } from "./taint-eviction.ts";
+
+ensureNoLeaksInEachTest();
 
 /** The API server plus the node lifecycle, taint eviction and pod GC controllers, on short timers. */
 async function startEnv() {

@@ -9,8 +9,11 @@ import {
   replicationControllersResource,
 } from "../../client/index.ts";
 import { eventually, makePod, makeReplicaSet, startClusterHarness } from "../../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { discardLogger, systemClock, systemRandom } from "../../util/index.ts";
 import { newControllerManager } from "../index.ts";
+
+ensureNoLeaksInEachTest();
 
 /** The control plane plus a running ReplicaSet controller; stops everything on dispose. */
 async function startEnv() {

@@ -8,9 +8,12 @@ import {
   serviceAccountsResource,
 } from "../../client/index.ts";
 import { eventually, startClusterHarness } from "../../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { discardLogger, systemClock, systemRandom } from "../../util/index.ts";
 import { newControllerManager } from "../index.ts";
 import { missingServiceAccounts } from "./controller.ts";
+
+ensureNoLeaksInEachTest();
 
 const namespace = (phase: "Active" | "Terminating" | undefined): Namespace => ({
   metadata: { name: "team" },

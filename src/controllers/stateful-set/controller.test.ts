@@ -9,9 +9,12 @@ import {
   statefulSetsResource,
 } from "../../client/index.ts";
 import { eventually, makeStatefulSet, startClusterHarness } from "../../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { discardLogger, systemClock } from "../../util/index.ts";
 import { newEventRecorder } from "../framework/index.ts";
 import { newStatefulSetController } from "./controller.ts";
+
+ensureNoLeaksInEachTest();
 
 /** The API server plus a running StatefulSet controller; stops everything on dispose. */
 async function startEnv() {

@@ -3,9 +3,12 @@ import { test } from "node:test";
 import type { ControllerRevision, StatefulSet } from "../../api/index.ts";
 import { type Client, controllerRevisionsResource } from "../../client/index.ts";
 import { makeStatefulSet, startClusterHarness } from "../../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import type { DeepReadonly } from "../../util/index.ts";
 import { controllerRevisionHashLabel, templateOfRevision } from "../framework/index.ts";
 import { newStatefulSetRevision, statefulSetRevisions, truncateHistory } from "./revision.ts";
+
+ensureNoLeaksInEachTest();
 
 const v1 = makeStatefulSet("web").image("nginx:1");
 const v2 = makeStatefulSet("web").image("nginx:2");

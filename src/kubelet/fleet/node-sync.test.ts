@@ -8,6 +8,7 @@ import {
   type ResourceRef,
 } from "../../client/index.ts";
 import { FakeClock, startClusterHarness } from "../../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { type DeepReadonly, discardLogger, type Random } from "../../util/index.ts";
 import { parseClusterConfig } from "../config/parse.ts";
 import { cadvisorTopologyInterpreter } from "../machine/topology.ts";
@@ -17,6 +18,8 @@ import { registrationNode } from "../node/node-object.ts";
 import type { FleetContext } from "./context.ts";
 import { NodeAgent } from "./node-agent.ts";
 import { renewLease, syncNode, updateNodeStatus } from "./node-sync.ts";
+
+ensureNoLeaksInEachTest();
 
 const config = parseClusterConfig(`apiVersion: gantry.dev/v1alpha1
 kind: ClusterConfig

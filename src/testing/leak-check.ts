@@ -1,0 +1,128 @@
+import { afterEach, beforeEach, type TestContext } from "node:test";
+import type { FakeClock } from "./fake-clock.ts";
+
+/**
+ * Leak checks in the spirit of VS Code's `ensureNoDisposablesAreLeakedInTestSuite`: a test must
+ * leave behind nothing that keeps the process alive. Node lists what keeps its event loop alive
+ * in `process.getActiveResourcesInfo()` (ref'd timers, listening servers, sockets, child
+ * processes, worker threads, file watchers); a server, watch, store or component a test forgot
+ * to dispose shows up there as a `TCPServerWrap`, `TCPSocketWrap`, `Timeout`, `Worker` or
+ * `ProcessWrap` more than when the test began. Unref'd handles (an idle pooled connection) do
+ * not keep the process alive and are not counted.
+ */
+export interface LeakCheckOptions {
+  /** Sleeps still pending on this clock at the end are a leak too (a loop not stopped). */
+  readonly clock?: FakeClock;
+  /**
+   * How long the check waits for resources the test already released to close: a destroyed
+   * socket, a stopped child process and a closed server go away a little after the test's last
+   * line. @default 2000
+   */
+  readonly settleMs?: number;
+}
+
+/** Counts of each kind of resource keeping the event loop alive. */
+type Census = Map<string, number>;
+
+function census(): Census {
+  const counts: Census = new Map();
+  for (const kind of process.getActiveResourcesInfo()) {
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/**
+ * Node's own handles keeping the loop alive, described for a reader: sockets by their
+ * addresses, timers by their delay and callback. `process._getActiveHandles` is undocumented but
+ * has been in every Node release; without it the counts alone are reported.
+ */
+function describeHandles(): string {
+  const handles = (process as { _getActiveHandles?: () => unknown[] })._getActiveHandles?.() ?? [];
+  const parts: string[] = [];
+  for (const handle of handles) {
+    const h = handle as {
+      localPort?: number;
+      remotePort?: number;
+      _idleTimeout?: number;
+      _onTimeout?: { name?: string };
+      hasRef?: () => boolean;
+    };
+    if (h.hasRef !== undefined && !h.hasRef()) continue;
+    if (h.remotePort !== undefined) parts.push(`socket :${h.localPort} → :${h.remotePort}`);
+    else if (h.localPort !== undefined) parts.push(`server :${h.localPort}`);
+    else if (h._idleTimeout !== undefined) {
+      parts.push(`timer ${h._idleTimeout} ms (${h._onTimeout?.name || "anonymous"})`);
+    }
+  }
+  return parts.join(", ");
+}
+
+/** What `now` holds beyond `before`, as `2 TCPSocketWrap, 1 Timeout`; "" when nothing. */
+function excess(before: Census, now: Census): string {
+  const parts: string[] = [];
+  for (const [kind, count] of now) {
+    const more = count - (before.get(kind) ?? 0);
+    if (more > 0) parts.push(`${more} ${kind}`);
+  }
+  return parts.sort().join(", ");
+}
+
+/**
+ * Resolves to "" once nothing beyond `before` keeps the event loop alive, or, after `settleMs`,
+ * to a sentence saying what still does.
+ */
+export async function leaksSince(
+  before: ReadonlyMap<string, number>,
+  options: LeakCheckOptions = {},
+): Promise<string> {
+  const deadline = Date.now() + (options.settleMs ?? 2000);
+  const problems = (): string[] => {
+    const found: string[] = [];
+    const extra = excess(before as Census, census());
+    if (extra !== "") {
+      const handles = describeHandles();
+      found.push(
+        `still keeping the process alive: ${extra}${handles === "" ? "" : `; all live handles: ${handles}`}`,
+      );
+    }
+    const sleeping = options.clock?.waiters ?? 0;
+    if (sleeping > 0) found.push(`${sleeping} sleep(s) still pending on the FakeClock`);
+    return found;
+  };
+  for (;;) {
+    const found = problems();
+    if (found.length === 0) return "";
+    if (Date.now() >= deadline) {
+      return `The test left resources behind (${found.join("; ")}): dispose what it started (await using), abort the signals of what it ran, and stop its timers.`;
+    }
+    // This wait's own timer has fired by the time the next census is taken.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A snapshot of what keeps the event loop alive now, for `leaksSince`. */
+export function activeResources(): ReadonlyMap<string, number> {
+  return census();
+}
+
+/** Fails `t` if, once it ends, it left more keeping the process alive than when this was called. */
+export function ensureNoLeaks(t: TestContext, options: LeakCheckOptions = {}): void {
+  const before = census();
+  t.after(async () => {
+    const leaks = await leaksSince(before, options);
+    if (leaks !== "") throw new Error(leaks);
+  });
+}
+
+/** `ensureNoLeaks` for every test of the calling file (file-level `beforeEach`/`afterEach`). */
+export function ensureNoLeaksInEachTest(options: LeakCheckOptions = {}): void {
+  let before: Census = new Map();
+  beforeEach(() => {
+    before = census();
+  });
+  afterEach(async () => {
+    const leaks = await leaksSince(before, options);
+    if (leaks !== "") throw new Error(leaks);
+  });
+}
