@@ -85,7 +85,7 @@ export async function handleList(deps: HandlerDeps, scope: RequestScope): Promis
           );
   } else {
     if (rv === undefined) await untilFresh(deps);
-    else if (rv > 0) await withTimeout(deps.cache.waitFor(rv));
+    else if (rv > deps.cache.revision) await untilCached(deps, rv);
     page = listFromCache(deps, scope, predicate, limit, "", unfiltered);
   }
   const listMeta: { resourceVersion: string; continue?: string; remainingItemCount?: number } = {
@@ -246,32 +246,37 @@ function respondObjects(
 }
 
 /**
- * Waits until the watch cache holds every write storage has acknowledged, at most 3 s. The usual
- * case, a cache already current, costs no timer.
+ * Waits until the watch cache holds every write storage has acknowledged (`untilCached`). The
+ * usual case, a cache already current, costs no timer.
  */
 async function untilFresh(deps: HandlerDeps): Promise<void> {
   const current = await deps.storage.currentRevision();
   if (deps.cache.revision >= current) return;
-  await withTimeout(deps.cache.waitFor(current));
+  await untilCached(deps, current);
 }
 
-async function withTimeout(promise: Promise<void>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const expiredPromise = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          timeout("Too large resource version", [
-            { reason: "ResourceVersionTooLarge", message: "Too large resource version" },
-          ]),
-        ),
-      freshnessTimeoutMs,
-    );
-  });
+/**
+ * Waits until the watch cache reaches `revision`, at most 3 s on the server's clock, then fails
+ * with upstream cacher's 504 "Too large resource version".
+ */
+async function untilCached(deps: HandlerDeps, revision: number): Promise<void> {
+  const stop = new AbortController();
+  const expired = deps.clock.sleep(freshnessTimeoutMs, stop.signal).then(
+    () => "expired" as const,
+    () => "stopped" as const,
+  );
   try {
-    await Promise.race([promise, expiredPromise]);
+    const first = await Promise.race([
+      deps.cache.waitFor(revision).then(() => "cached" as const),
+      expired,
+    ]);
+    if (first === "expired") {
+      throw timeout("Too large resource version", [
+        { reason: "ResourceVersionTooLarge", message: "Too large resource version" },
+      ]);
+    }
   } finally {
-    clearTimeout(timer);
+    stop.abort();
   }
 }
 
