@@ -160,6 +160,14 @@ test("ResponseParser: malformed answers are ProtocolErrors", () => {
     ["HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nabc", /does not end with CRLF/],
     ["HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nab", /data after the response/],
     [`HTTP/1.1 200 OK\r\nX: ${"x".repeat(20_000)}`, /headers are too long/],
+    [
+      `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1;${"e".repeat(5000)}`,
+      /chunk size line is too long/,
+    ],
+    [
+      `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX: ${"t".repeat(20_000)}`,
+      /trailers are too long/,
+    ],
   ] as const) {
     assert.throws(
       () => parse(wire),

@@ -71,14 +71,10 @@ export class ResponseParser {
     while (at < buf.length) {
       switch (this.#phase) {
         case "head": {
-          const end = buf.indexOf("\r\n\r\n", at, "latin1");
-          if (end < 0) {
-            this.#keep(buf, at, maxHeadBytes, "the response headers are too long");
-            return;
-          }
-          const text = buf.toString("latin1", at, end);
-          at = end + 4;
-          this.#startResponse(text);
+          const head = this.#until(buf, at, "\r\n\r\n", maxHeadBytes, "the response headers are");
+          if (head === undefined) return;
+          at = head.next;
+          this.#startResponse(head.text);
           break;
         }
         case "length":
@@ -94,7 +90,7 @@ export class ResponseParser {
         }
         case "chunk-end": {
           if (buf.length - at < 2) {
-            this.#keep(buf, at, 2, "");
+            this.#keep(buf, at);
             return;
           }
           if (buf[at] !== 0x0d || buf[at + 1] !== 0x0a) {
@@ -105,13 +101,10 @@ export class ResponseParser {
           break;
         }
         case "chunk-size": {
-          const eol = buf.indexOf("\r\n", at, "latin1");
-          if (eol < 0) {
-            this.#keep(buf, at, maxChunkLineBytes, "a chunk size line is too long");
-            return;
-          }
-          const line = buf.toString("latin1", at, eol);
-          at = eol + 2;
+          const sizeLine = this.#until(buf, at, "\r\n", maxChunkLineBytes, "a chunk size line is");
+          if (sizeLine === undefined) return;
+          at = sizeLine.next;
+          const line = sizeLine.text;
           const digits = line.split(";", 1)[0]?.trim() ?? "";
           if (!/^[0-9a-fA-F]{1,12}$/.test(digits)) {
             throw new ProtocolError(`invalid chunk size ${JSON.stringify(line.slice(0, 40))}`);
@@ -132,12 +125,15 @@ export class ResponseParser {
             this.#finish();
             break;
           }
-          const end = buf.indexOf("\r\n\r\n", at, "latin1");
-          if (end < 0) {
-            this.#keep(buf, at, maxHeadBytes, "the response trailers are too long");
-            return;
-          }
-          at = end + 4;
+          const trailers = this.#until(
+            buf,
+            at,
+            "\r\n\r\n",
+            maxHeadBytes,
+            "the response trailers are",
+          );
+          if (trailers === undefined) return;
+          at = trailers.next;
           this.#finish();
           break;
         }
@@ -163,9 +159,27 @@ export class ResponseParser {
     return this.#phase === "done";
   }
 
-  /** Keeps `buf[at…]` for the next feed, unless it is already longer than `limit`. */
-  #keep(buf: Buffer, at: number, limit: number, tooLong: string): void {
-    if (buf.length - at > limit && tooLong !== "") throw new ProtocolError(tooLong);
+  /**
+   * The text from `at` up to `delimiter`, and the offset after the delimiter. When the delimiter
+   * has not arrived, keeps the rest for the next feed and returns undefined, unless the rest is
+   * already longer than `limit`: then "`what` too long".
+   */
+  #until(
+    buf: Buffer,
+    at: number,
+    delimiter: string,
+    limit: number,
+    what: string,
+  ): { text: string; next: number } | undefined {
+    const end = buf.indexOf(delimiter, at, "latin1");
+    if (end >= 0) return { text: buf.toString("latin1", at, end), next: end + delimiter.length };
+    if (buf.length - at > limit) throw new ProtocolError(`${what} too long`);
+    this.#keep(buf, at);
+    return undefined;
+  }
+
+  /** Keeps `buf[at…]` for the next feed. */
+  #keep(buf: Buffer, at: number): void {
     this.#pending = at === 0 ? buf : buf.subarray(at);
   }
 
