@@ -12,6 +12,7 @@ import {
   type Pod,
 } from "../api/index.ts";
 import { type ClusterHarness, startClusterHarness } from "../testing/cluster-harness.ts";
+import { ensureNoLeaksAfterSuite } from "../testing/leak-check.ts";
 import {
   type Client,
   configMapsResource,
@@ -57,6 +58,7 @@ describe("HTTP client round trips", { timeout: 60_000 }, () => {
   after(async () => {
     await harness[Symbol.asyncDispose]();
   });
+  ensureNoLeaksAfterSuite();
 
   test("Client.get: returns what create stored", async () => {
     const name = unique("cm");

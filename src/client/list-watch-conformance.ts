@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { ApiError, type ConfigMap } from "../api/index.ts";
+import { ensureNoLeaksAfterSuite } from "../testing/leak-check.ts";
 import { type Client, configMapsResource, namespacesResource, type WatchEvent } from "./client.ts";
 import { fromStatus } from "./errors.ts";
 
@@ -54,6 +55,7 @@ export function listWatchConformance(name: string, open: () => Promise<ListWatch
     after(async () => {
       await target[Symbol.asyncDispose]();
     });
+    ensureNoLeaksAfterSuite();
 
     const selectorCases = [
       { name: "label equality", options: { labelSelector: `${mine},app=web` }, want: ["a", "c"] },

@@ -4,6 +4,7 @@ import { after, before, test } from "node:test";
 import type { Lease } from "../api/index.ts";
 import { isNotFound, leasesResource } from "../client/index.ts";
 import { type ClusterHarness, eventually, startClusterHarness } from "../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../testing/leak-check.ts";
 import { runApiServerCommand } from "./apiserver-command.ts";
 import type { CommandIo } from "./component-command.ts";
 import { runControllerManagerCommand } from "./controller-manager-command.ts";
@@ -160,6 +161,7 @@ before(async () => {
 after(async () => {
   await harness[Symbol.asyncDispose]();
 });
+ensureNoLeaksAfterSuite();
 
 const fastElection = [
   "--leader-elect-lease-duration",

@@ -13,6 +13,7 @@ import {
   freePort,
   startClusterHarness,
 } from "../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../testing/leak-check.ts";
 import type { CommandIo } from "./component-command.ts";
 import { runControllerManagerCommand } from "./controller-manager-command.ts";
 import { runQueueingCommand } from "./queueing-command.ts";
@@ -84,6 +85,7 @@ before(async () => {
 after(async () => {
   await harness[Symbol.asyncDispose]();
 });
+ensureNoLeaksAfterSuite();
 
 /** Runs `command` until the test ends, serving on a free port; returns its URL. */
 async function serving(

@@ -22,6 +22,7 @@ import {
   makeStatefulSet,
   startClusterHarness,
 } from "../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../testing/leak-check.ts";
 import { discardLogger } from "../util/index.ts";
 import { type Components, startComponents } from "./components.ts";
 
@@ -49,6 +50,7 @@ after(async () => {
   await components.done;
   await harness[Symbol.asyncDispose]();
 });
+ensureNoLeaksAfterSuite();
 
 async function createNamespace(client: HttpClient, name: string): Promise<void> {
   await client.create(namespacesResource, {

@@ -3,6 +3,7 @@ import { after, before, test } from "node:test";
 import type { Event } from "../api/index.ts";
 import { eventsResource } from "../client/index.ts";
 import { type ClusterHarness, FakeClock, makePod, startClusterHarness } from "../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../testing/leak-check.ts";
 import { discardLogger } from "../util/index.ts";
 import { ConcurrencyLimit } from "./concurrency-limit.ts";
 import { ApiEventRecorder, truncateMessage } from "./event-recorder.ts";
@@ -16,6 +17,7 @@ before(async () => {
 after(async () => {
   await harness[Symbol.asyncDispose]();
 });
+ensureNoLeaksAfterSuite();
 
 async function eventsFor(name: string): Promise<Event[]> {
   const list = await harness.client.list<Event>(eventsResource, "default");

@@ -16,6 +16,7 @@ import {
   makePod,
   startClusterHarness,
 } from "../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../testing/leak-check.ts";
 import { discardLogger, seededRandom, systemClock } from "../util/index.ts";
 import { defaultProfile, inTreeRegistry, newScheduler } from "./index.ts";
 
@@ -85,6 +86,7 @@ after(async () => {
   await running;
   await harness[Symbol.asyncDispose]();
 });
+ensureNoLeaksAfterSuite();
 
 test("Scheduler: binds a pod that fits to an untainted node and records Scheduled", async () => {
   await harness.client.create(podsResource, makePod("small").requests({ cpu: "100m" }).obj());

@@ -1,8 +1,13 @@
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
-import { test } from "node:test";
+import { createServer, type Server } from "node:http";
+import { after, before, describe, test } from "node:test";
 import { FakeClock } from "./fake-clock.ts";
-import { activeResources, ensureNoLeaks, leaksSince } from "./leak-check.ts";
+import {
+  activeResources,
+  ensureNoLeaks,
+  ensureNoLeaksAfterSuite,
+  leaksSince,
+} from "./leak-check.ts";
 
 test("leaksSince: a server left listening is reported, and nothing once it is closed", async () => {
   const before = activeResources();
@@ -48,4 +53,24 @@ test("ensureNoLeaks: a test that closes what it opened passes its check", async 
   assert.equal(await (await fetch(`http://127.0.0.1:${port}/`)).text(), "ok");
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+describe("ensureNoLeaksAfterSuite: a suite sharing a server", () => {
+  let server: Server | undefined;
+  before(async () => {
+    server = createServer((_req, res) => res.end("shared"));
+    await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+  });
+  after(async () => {
+    server?.closeAllConnections();
+    await new Promise<void>((resolve) => server?.close(() => resolve()));
+  });
+  ensureNoLeaksAfterSuite();
+
+  for (const n of [1, 2]) {
+    test(`request ${n} over the shared server`, async () => {
+      const { port } = server?.address() as { port: number };
+      assert.equal(await (await fetch(`http://127.0.0.1:${port}/`)).text(), "shared");
+    });
+  }
 });

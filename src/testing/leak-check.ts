@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, type TestContext } from "node:test";
+import { after, afterEach, beforeEach, type TestContext } from "node:test";
 import type { FakeClock } from "./fake-clock.ts";
 
 /**
@@ -106,9 +106,17 @@ export function activeResources(): ReadonlyMap<string, number> {
   return census();
 }
 
-/** Fails `t` if, once it ends, it left more keeping the process alive than when this was called. */
-export function ensureNoLeaks(t: TestContext, options: LeakCheckOptions = {}): void {
-  const before = census();
+/**
+ * Fails `t` if, once it ends, it left more keeping the process alive than `since` (a snapshot
+ * from `activeResources()`; by default, what there was when this was called). The check is a
+ * `t.after` hook, and those run in the order they were registered: a test that stops something
+ * in its own `t.after` calls this after registering that, with the snapshot taken at its start.
+ */
+export function ensureNoLeaks(
+  t: TestContext,
+  options: LeakCheckOptions & { readonly since?: ReadonlyMap<string, number> } = {},
+): void {
+  const before = options.since ?? census();
   t.after(async () => {
     const leaks = await leaksSince(before, options);
     if (leaks !== "") throw new Error(leaks);
@@ -122,6 +130,21 @@ export function ensureNoLeaksInEachTest(options: LeakCheckOptions = {}): void {
     before = census();
   });
   afterEach(async () => {
+    const leaks = await leaksSince(before, options);
+    if (leaks !== "") throw new Error(leaks);
+  });
+}
+
+/**
+ * For a suite (or file) whose tests share fixtures set up in `before` and torn down in `after`:
+ * once the suite's own `after` hooks have run, nothing beyond what kept the process alive when
+ * this was called may be left. node:test runs `after` hooks in the order they were registered,
+ * so call it after the suite's `after`, at the end of the `describe` body (or of the file); the
+ * snapshot is taken at that call, while the suite is still being declared.
+ */
+export function ensureNoLeaksAfterSuite(options: LeakCheckOptions = {}): void {
+  const before = census();
+  after(async () => {
     const leaks = await leaksSince(before, options);
     if (leaks !== "") throw new Error(leaks);
   });

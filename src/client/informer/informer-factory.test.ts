@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { type ClusterHarness, startClusterHarness } from "../../testing/cluster-harness.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 import {
   configMapsResource,
   namespacesResource,
@@ -17,6 +18,7 @@ describe("InformerFactory", { timeout: 30_000 }, () => {
   after(async () => {
     await harness[Symbol.asyncDispose]();
   });
+  ensureNoLeaksAfterSuite();
 
   test("InformerFactory.forResource: one informer per resource and scope", () => {
     const factory = newInformerFactory(harness.client);

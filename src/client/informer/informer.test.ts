@@ -6,6 +6,7 @@ import { after, before, describe, test } from "node:test";
 import type { ConfigMap, KubeObject } from "../../api/index.ts";
 import { type ClusterHarness, startClusterHarness } from "../../testing/cluster-harness.ts";
 import { FakeClock, settle } from "../../testing/fake-clock.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 import type { DeepReadonly } from "../../util/index.ts";
 import { type Client, configMapsResource, namespacesResource, type WatchEvent } from "../client.ts";
 import { TransportError } from "../errors.ts";
@@ -102,6 +103,7 @@ describe("SharedInformer against an API server", { timeout: 60_000 }, () => {
   after(async () => {
     await harness[Symbol.asyncDispose]();
   });
+  ensureNoLeaksAfterSuite();
   /** An informer of the test config maps of one namespace, with fast retries. */
   const newTestInformer = (ns: string, options: InformerOptions = {}) =>
     newSharedInformer<ConfigMap>(harness.client, configMapsResource, {

@@ -4,6 +4,7 @@ import type { Lease, ObjectReference } from "../../api/index.ts";
 import { type ClusterHarness, startClusterHarness } from "../../testing/cluster-harness.ts";
 import { eventually } from "../../testing/eventually.ts";
 import { FakeClock, settle } from "../../testing/fake-clock.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 import { discardLogger, type Random, rfc3339Micro } from "../../util/index.ts";
 import { type Client, leasesResource } from "../client.ts";
 import { TransportError } from "../errors.ts";
@@ -81,6 +82,7 @@ describe("leader election against an API server", { timeout: 60_000 }, () => {
   after(async () => {
     await harness[Symbol.asyncDispose]();
   });
+  ensureNoLeaksAfterSuite();
 
   /** A fresh lease name, a fake clock and a way to start candidates on them. */
   function election(extra: Partial<LeaderElectionConfig> = {}) {

@@ -30,6 +30,7 @@ import {
   type PdbBuilder,
   startClusterHarness,
 } from "../../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 import { discardLogger, systemClock } from "../../util/index.ts";
 import { newEventRecorder } from "../framework/index.ts";
 import { newDisruptionController } from "./controller.ts";
@@ -99,6 +100,7 @@ after(async () => {
   await recorder.flush();
   await harness[Symbol.asyncDispose]();
 });
+ensureNoLeaksAfterSuite();
 
 async function namespace(): Promise<string> {
   const name = `dc-${++counter}`;

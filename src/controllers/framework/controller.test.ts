@@ -9,6 +9,7 @@ import {
   newInformerFactory,
 } from "../../client/index.ts";
 import { type ClusterHarness, eventually, startClusterHarness } from "../../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 import { discardLogger, systemClock } from "../../util/index.ts";
 import {
   defineController,
@@ -27,6 +28,7 @@ before(async () => {
 after(async () => {
   await harness[Symbol.asyncDispose]();
 });
+ensureNoLeaksAfterSuite();
 
 /** Runs a controller over config maps in `namespace` until the returned dispose. */
 async function run(

@@ -17,6 +17,7 @@ import {
   makePod,
   startClusterHarness,
 } from "../../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 import { discardLogger, systemClock, systemRandom } from "../../util/index.ts";
 import { newControllerManager } from "../index.ts";
 
@@ -44,6 +45,7 @@ describe("resource quota controller", () => {
     await running;
     await harness[Symbol.asyncDispose]();
   });
+  ensureNoLeaksAfterSuite();
 
   const getQuota = (name: string) => client.get<ResourceQuota>(resourceQuotasResource, ns, name);
   const waitUsed = (name: string, used: Record<string, string>) =>

@@ -9,6 +9,7 @@ import {
   podsResource,
 } from "../../client/index.ts";
 import { type ClusterHarness, startClusterHarness } from "../../testing/index.ts";
+import { activeResources, ensureNoLeaks } from "../../testing/leak-check.ts";
 import { parseClusterConfig } from "../config/parse.ts";
 import { NodeFleet } from "./node-fleet.ts";
 
@@ -75,6 +76,7 @@ const getPod = (client: Client, name: string) => (): Promise<Pod> =>
   client.get<Pod>(podsResource, "default", name);
 
 test("NodeFleet: nodes, heartbeats and pods against the real API server", async (t) => {
+  const resources = activeResources();
   await using harness: ClusterHarness = await startClusterHarness();
   const client = harness.client;
   const fleet = new NodeFleet({ client }, { config });
@@ -84,6 +86,7 @@ test("NodeFleet: nodes, heartbeats and pods against the real API server", async 
     stop.abort();
     await done;
   });
+  ensureNoLeaks(t, { since: resources });
 
   await t.test(
     "NodeFleet.start: registers Ready nodes with labels, capacity and a pod range",
@@ -454,6 +457,7 @@ test("NodeFleet: nodes, heartbeats and pods against the real API server", async 
 });
 
 test("NodeFleet: pod writes that hang do not hold up the nodes' Lease renewals", async (t) => {
+  const resources = activeResources();
   await using harness: ClusterHarness = await startClusterHarness();
   let release: () => void = () => undefined;
   const released = new Promise<void>((resolve) => {
@@ -483,6 +487,7 @@ test("NodeFleet: pod writes that hang do not hold up the nodes' Lease renewals",
     stop.abort();
     await done;
   });
+  ensureNoLeaks(t, { since: resources });
   await runPod(harness.client, podOf("held"), "t-0");
   await waitFor(
     "the pod's status write to hang",

@@ -15,6 +15,7 @@ import {
   type PdbBuilder,
   startClusterHarness,
 } from "../../../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../../../testing/leak-check.ts";
 
 // apiserver/ may not import client/: the resources are spelled out here.
 const podsResource = {
@@ -43,6 +44,7 @@ before(async () => {
 after(async () => {
   await harness[Symbol.asyncDispose]();
 });
+ensureNoLeaksAfterSuite();
 
 /** A fresh namespace per case, so cases never see each other's budgets. */
 async function namespace(): Promise<string> {

@@ -10,6 +10,7 @@ import {
   type PdbBuilder,
   startClusterHarness,
 } from "../../../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../../../testing/leak-check.ts";
 
 // apiserver/ may not import client/: the resources are spelled out here.
 const pods = {
@@ -44,6 +45,7 @@ before(async () => {
 after(async () => {
   await harness[Symbol.asyncDispose]();
 });
+ensureNoLeaksAfterSuite();
 
 async function namespace(): Promise<string> {
   const name = `evm-${++counter}`;
