@@ -132,6 +132,17 @@ test("Http1Pool: a streamed body larger than the read buffer arrives whole", asy
   );
 });
 
+test("Http1Pool: a body read whole with text() is not held back, however large", async () => {
+  const big = "x".repeat(6 * 1024 * 1024); // more than a streaming reader may leave unread
+  await withServer(
+    (_req, res) => res.end(big),
+    async ({ get }) => {
+      const res = await get("/big");
+      assert.equal((await res.body.text()).length, big.length);
+    },
+  );
+});
+
 test("Http1Pool: aborting the signal stops a streaming body with the signal's reason", async () => {
   await withServer(
     (_req, res) => {

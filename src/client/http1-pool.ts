@@ -44,7 +44,7 @@ export interface PoolResponse {
   readonly body: ResponseBody;
 }
 
-/** Body bytes waiting for their reader beyond which the socket stops reading. */
+/** Body bytes waiting for a streaming reader beyond which the socket stops reading. */
 const highWaterBytes = 1 << 20;
 
 /**
@@ -57,6 +57,9 @@ export class ResponseBody implements AsyncIterable<Buffer> {
   #state: "open" | "done" | "failed" = "open";
   #error: unknown;
   #wake: (() => void) | undefined;
+  /** Someone iterates the chunks (a watch): it may fall behind, so the socket may pause. */
+  #streaming = false;
+  #paused = false;
   readonly #pause: () => void;
   readonly #resume: () => void;
 
@@ -74,7 +77,11 @@ export class ResponseBody implements AsyncIterable<Buffer> {
     if (this.#state !== "open" || chunk.length === 0) return;
     this.#chunks.push(chunk);
     this.#bytes += chunk.length;
-    if (this.#bytes > highWaterBytes) this.#pause();
+    // Only a reader taking chunks as they come can fall behind; `text()` waits for them all.
+    if (this.#streaming && this.#bytes > highWaterBytes && !this.#paused) {
+      this.#paused = true;
+      this.#pause();
+    }
     this.#notify();
   }
 
@@ -101,6 +108,7 @@ export class ResponseBody implements AsyncIterable<Buffer> {
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<Buffer, void, undefined> {
+    this.#streaming = true;
     for (;;) {
       if (this.#chunks.length > 0) {
         yield* this.#take();
@@ -115,8 +123,11 @@ export class ResponseBody implements AsyncIterable<Buffer> {
   #take(): Buffer[] {
     const chunks = this.#chunks;
     this.#chunks = [];
-    if (this.#bytes > highWaterBytes) this.#resume();
     this.#bytes = 0;
+    if (this.#paused) {
+      this.#paused = false;
+      this.#resume();
+    }
     return chunks;
   }
 
