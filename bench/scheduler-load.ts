@@ -4,9 +4,10 @@
  * keep-alive clients, and follows one watch on their namespace to see each pod bound and
  * Running. Samples the counts once a second (scheduler_perf's throughput collector).
  */
-import { Agent, request } from "node:http";
 import { performance } from "node:perf_hooks";
+import { StringDecoder } from "node:string_decoder";
 import { parentPort } from "node:worker_threads";
+import { Http1Pool } from "../src/client/http1-pool.ts";
 import { thisThreadId } from "../src/cmd/thread-id.ts";
 import type { ProgressSample } from "./throughput.ts";
 
@@ -53,63 +54,46 @@ export interface SchedulingResult {
 }
 
 /** The pod of upstream's SchedulingBasic (scheduler_perf's pod-default.yaml). */
-function podBody(name: string): Buffer {
-  return Buffer.from(
-    JSON.stringify({
-      apiVersion: "v1",
-      kind: "Pod",
-      metadata: { name, labels: { app: "bench-scheduler" } },
-      spec: {
-        containers: [
-          {
-            name: "pause",
-            image: "registry.k8s.io/pause:3.10",
-            ports: [{ containerPort: 80 }],
-            resources: {
-              requests: { cpu: "100m", memory: "500Mi" },
-              limits: { cpu: "100m", memory: "500Mi" },
-            },
+function podBody(name: string): string {
+  return JSON.stringify({
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name, labels: { app: "bench-scheduler" } },
+    spec: {
+      containers: [
+        {
+          name: "pause",
+          image: "registry.k8s.io/pause:3.10",
+          ports: [{ containerPort: 80 }],
+          resources: {
+            requests: { cpu: "100m", memory: "500Mi" },
+            limits: { cpu: "100m", memory: "500Mi" },
           },
-        ],
-      },
-    }),
-  );
+        },
+      ],
+    },
+  });
 }
 
-function post(base: URL, agent: Agent, path: string, body: Buffer): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: base.hostname,
-        port: base.port,
-        method: "POST",
-        path,
-        agent,
-        headers: {
-          accept: "application/json",
-          "content-type": "application/json",
-          "content-length": String(body.length),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("error", reject);
-        res.on("end", () => {
-          if (res.statusCode === 201) resolve(res.statusCode);
-          else {
-            reject(
-              new Error(
-                `create: HTTP ${res.statusCode}: ${Buffer.concat(chunks).toString().slice(0, 300)}`,
-              ),
-            );
-          }
-        });
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
+const noDeadline = new AbortController().signal;
+
+/**
+ * One create over the components' own HTTP/1.1 pool (decision 0015): the load shares the
+ * machine's two cores with the control plane, so it costs as little CPU as the components do.
+ */
+async function post(base: URL, pool: Http1Pool, path: string, body: string): Promise<number> {
+  const res = await pool.request({
+    method: "POST",
+    head: `POST ${path} HTTP/1.1\r\nHost: ${base.host}\r\nAccept: application/json\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+    body,
+    timeoutMs: 0,
+    signal: noDeadline,
   });
+  const text = await res.body.text();
+  if (res.statusCode !== 201) {
+    throw new Error(`create: HTTP ${res.statusCode}: ${text.slice(0, 300)}`);
+  }
+  return res.statusCode;
 }
 
 const namePattern = /"metadata":\{"name":"([^"]+)"/;
@@ -123,47 +107,45 @@ function followPods(
   path: string,
   seen: (name: string, bound: boolean, running: boolean) => void,
 ): { stop(): void; opened: Promise<void> } {
-  const agent = new Agent({ keepAlive: false });
-  let req: ReturnType<typeof request> | undefined;
-  const opened = new Promise<void>((resolve, reject) => {
-    req = request(
-      {
-        host: base.hostname,
-        port: base.port,
-        path,
-        agent,
-        headers: { accept: "application/json" },
-      },
-      (res) => {
-        if (res.statusCode !== 200) {
-          reject(new Error(`watch: HTTP ${res.statusCode}`));
-          return;
+  const pool = new Http1Pool({ origin: base.origin, host: base.hostname, port: Number(base.port) });
+  const stop = new AbortController();
+  const opened = pool
+    .request({
+      method: "GET",
+      head: `GET ${path} HTTP/1.1\r\nHost: ${base.host}\r\nAccept: application/json\r\n\r\n`,
+      timeoutMs: 0,
+      signal: stop.signal,
+    })
+    .then((res) => {
+      if (res.statusCode !== 200) throw new Error(`watch: HTTP ${res.statusCode}`);
+      void read(res.body);
+    });
+  const read = async (chunks: AsyncIterable<Buffer>): Promise<void> => {
+    const decoder = new StringDecoder("utf8");
+    let carry = "";
+    try {
+      for await (const chunk of chunks) {
+        const text = carry + decoder.write(chunk);
+        let start = 0;
+        for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", start)) {
+          const line = text.slice(start, end);
+          start = end + 1;
+          const name = namePattern.exec(line)?.[1];
+          if (name === undefined) continue;
+          seen(name, line.includes('"nodeName":"'), line.includes('"phase":"Running"'));
         }
-        resolve();
-        let carry = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => {
-          const text = carry + chunk;
-          let start = 0;
-          for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", start)) {
-            const line = text.slice(start, end);
-            start = end + 1;
-            const name = namePattern.exec(line)?.[1];
-            if (name === undefined) continue;
-            seen(name, line.includes('"nodeName":"'), line.includes('"phase":"Running"'));
-          }
-          carry = text.slice(start);
-        });
-      },
-    );
-    req.on("error", reject);
-    req.end();
-  });
+        carry = text.slice(start);
+      }
+    } catch (error: unknown) {
+      // The bench stops the watch when it is done; anything else ends the bench's wait by budget.
+      if (!stop.signal.aborted) progress(`watch ended: ${String(error)}`);
+    }
+  };
   return {
     opened,
     stop: () => {
-      req?.destroy();
-      agent.destroy();
+      stop.abort();
+      pool.destroy();
     },
   };
 }
@@ -263,7 +245,7 @@ async function schedule(task: SchedulingTask): Promise<SchedulingResult> {
     finished();
   }, task.budgetMs);
 
-  const agent = new Agent({ keepAlive: true, maxSockets: task.clients });
+  const pool = new Http1Pool({ origin: base.origin, host: base.hostname, port: Number(base.port) });
   let next = task.from;
   let lastCreateAtMs = firstCreateAtMs;
   const maxPending = task.maxPending;
@@ -278,7 +260,7 @@ async function schedule(task: SchedulingTask): Promise<SchedulingResult> {
     for (let i = next++; i < task.count && performance.now() < deadline; i = next++) {
       await room();
       const t0 = performance.now();
-      await post(base, agent, path, podBody(`${prefix}${i}`));
+      await post(base, pool, path, podBody(`${prefix}${i}`));
       const t1 = performance.now();
       ackAt[i] = t1;
       lastCreateAtMs = t1;
@@ -294,7 +276,7 @@ async function schedule(task: SchedulingTask): Promise<SchedulingResult> {
   clearInterval(sampler);
   sample();
   watch.stop();
-  agent.destroy();
+  pool.destroy();
 
   const createToBoundMs: number[] = [];
   for (let i = task.from; i < task.count; i++) {
