@@ -69,7 +69,9 @@ describe("ensureNoLeaksAfterSuite: a suite sharing a server", () => {
 
   for (const n of [1, 2]) {
     test(`request ${n} over the shared server`, async () => {
-      const { port } = server?.address() as { port: number };
+      const address = server?.address();
+      assert.ok(typeof address === "object" && address !== null, "the shared server listens");
+      const { port } = address;
       assert.equal(await (await fetch(`http://127.0.0.1:${port}/`)).text(), "shared");
     });
   }
