@@ -11,6 +11,7 @@ import {
   runGantry,
   startGantry,
 } from "../../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 
 type AuditEvent = Record<string, unknown> & {
   readonly stage: string;
@@ -115,6 +116,7 @@ describe("gantry up --audit-policy-file --audit-log-path", () => {
     await gantry[Symbol.asyncDispose]();
     rmSync(scratch, { recursive: true, force: true });
   });
+  ensureNoLeaksAfterSuite();
 
   test("kubectl create, get and delete of a pod are in the log with user, verb, objectRef and codes", async () => {
     const pod = JSON.stringify({

@@ -18,6 +18,7 @@ import {
   singleClusterQueueSetup,
   startGantry,
 } from "../../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 
 describe("gantry certs issue: a team user with a client certificate under RBAC", () => {
   let gantry: GantryProcess;
@@ -77,6 +78,7 @@ describe("gantry certs issue: a team user with a client certificate under RBAC",
     await gantry[Symbol.asyncDispose]();
     rmSync(scratch, { recursive: true, force: true });
   });
+  ensureNoLeaksAfterSuite();
 
   test("kubectl 1.33 auth whoami: the certificate's CN and O", async () => {
     const out = await ok(asAlice("1.33", ["auth", "whoami"]));

@@ -9,6 +9,7 @@ import {
   startGantryWithConfig,
   waitForRunning,
 } from "../../testing/kubectl-scenarios.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 
 // A node whose kubelet stops, driven with kubectl against the real `gantry up`.
 
@@ -27,6 +28,7 @@ describe("a failed node (gantry.dev/fail)", { concurrency: 1 }, () => {
   after(async () => {
     await gantry?.[Symbol.asyncDispose]();
   });
+  ensureNoLeaksAfterSuite();
 
   test("NodeLifecycle: a node whose kubelet stops is marked Unknown and tainted, its pods are evicted and replaced", {
     timeout: 180_000,

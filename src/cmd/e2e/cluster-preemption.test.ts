@@ -16,6 +16,7 @@ import {
   waitForPodRunning,
   waitForUnschedulable,
 } from "../../testing/kubectl-scenarios.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 
 // Preemption driven with kubectl against the real `gantry up` on two small nodes.
 
@@ -31,6 +32,7 @@ describe("preemption on two small nodes (--config)", { concurrency: 1 }, () => {
   after(async () => {
     await gantry?.[Symbol.asyncDispose]();
   });
+  ensureNoLeaksAfterSuite();
 
   test("DefaultPreemption.postFilter: a high-priority pod evicts one low-priority pod and runs in its place", {
     timeout: 120_000,

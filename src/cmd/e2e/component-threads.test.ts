@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { type GantryProcess, requestGantry, startGantry } from "../../testing/index.ts";
 import { cliFor, current, describePods, waitForRunning } from "../../testing/kubectl-scenarios.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 
 // `gantry up --component-threads`: the scheduler, controllers and kubelets in worker threads,
 // driven with the real kubectl as users drive `gantry up`.
@@ -16,6 +17,7 @@ describe("gantry up --component-threads", { concurrency: 1 }, () => {
   after(async () => {
     await gantry?.[Symbol.asyncDispose]();
   });
+  ensureNoLeaksAfterSuite();
 
   test("a Deployment's replicas are spread over the 3 nodes and roll out", {
     timeout: 120_000,

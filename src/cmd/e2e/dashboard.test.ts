@@ -6,6 +6,7 @@ import { after, before, describe, test } from "node:test";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { stringify } from "yaml";
 import { type GantryProcess, kubectl, startGantry } from "../../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 
 // The dashboard in real headless Chromium against a real `gantry up`: one gantry and one browser
 // for the whole file. Screenshots of each view go to test-output/dashboard/.
@@ -217,6 +218,7 @@ describe("dashboard in Chromium against gantry up", { concurrency: 1, timeout: 1
     await gantry?.[Symbol.asyncDispose]();
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
+  ensureNoLeaksAfterSuite();
 
   test("Dashboard cluster view: lists the nodes with usage and shows a cordon as it happens", async () => {
     await open("");

@@ -4,6 +4,7 @@ import { stringify } from "yaml";
 import type { Pod, PodDisruptionBudget } from "../../api/index.ts";
 import { eventually, type GantryProcess, startGantry } from "../../testing/index.ts";
 import { cliFor } from "../../testing/kubectl-scenarios.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 
 // `kubectl drain` against the real `gantry up` (scheduler, controllers with the disruption
 // controller, emulated kubelets) with a PodDisruptionBudget in the way, then out of the way.
@@ -55,6 +56,7 @@ describe("kubectl drain with a PodDisruptionBudget", { concurrency: 1 }, () => {
   after(async () => {
     await gantry?.[Symbol.asyncDispose]();
   });
+  ensureNoLeaksAfterSuite();
 
   test("kubectl drain: a budget with no disruptions allowed makes drain retry and time out", {
     timeout: 60_000,

@@ -8,6 +8,7 @@ import {
   startGantry,
 } from "../../testing/index.ts";
 import { cliFor } from "../../testing/kubectl-scenarios.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 
 // Group-aware budgets (usePodGroups / budgetScope: PodGroup) driven by the real kubectl drain.
 // Pods are pre-bound with spec.nodeName, so gang scheduling plays no part.
@@ -89,6 +90,7 @@ describe("kubectl drain with group-aware PodDisruptionBudgets", { concurrency: 1
   after(async () => {
     await gantry?.[Symbol.asyncDispose]();
   });
+  ensureNoLeaksAfterSuite();
 
   test("Eviction with usePodGroups: the KEP's example drains one replica and keeps the other whole", {
     timeout: 90_000,

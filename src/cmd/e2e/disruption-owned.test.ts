@@ -10,6 +10,7 @@ import {
   startGantry,
 } from "../../testing/index.ts";
 import { cliFor } from "../../testing/kubectl-scenarios.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 
 // Disruption budgets over controller-owned pod groups, with the real `gantry up` (scheduler,
 // gang scheduling, StatefulSet and LeaderWorkerSet controllers, emulated kubelets), the real
@@ -120,6 +121,7 @@ describe("disruption budgets over controller-owned pod groups", { concurrency: 1
   after(async () => {
     await gantry?.[Symbol.asyncDispose]();
   });
+  ensureNoLeaksAfterSuite();
 
   test("Eviction without usePodGroups: the KEP's example drain breaks both replicas", {
     timeout: 120_000,

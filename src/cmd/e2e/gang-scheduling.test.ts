@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { stringify } from "yaml";
 import type { Pod, PodGroup } from "../../api/index.ts";
 import { eventually, type GantryProcess, kubectl, startGantry } from "../../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 
 // Gang scheduling driven the way a user drives it: the real `gantry up` (3 emulated nodes of 4
 // CPUs, scheduler, kubelets) and kubectl 1.33. Every member asks for 2500m, so a node holds
@@ -121,6 +122,7 @@ describe("gang scheduling end to end", () => {
   after(async () => {
     await gantry?.[Symbol.asyncDispose]();
   });
+  ensureNoLeaksAfterSuite();
 
   test("GangScheduling: pods created before their PodGroup stay Pending, then all start", {
     timeout: 40_000,

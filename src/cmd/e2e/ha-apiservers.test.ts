@@ -18,6 +18,7 @@ import {
 import { type EtcdCluster, startEtcd } from "../../testing/etcd.ts";
 import { eventually } from "../../testing/eventually.ts";
 import { type GantryProcess, startGantry } from "../../testing/gantry-process.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 import {
   checkWatchHistory,
   type ObservedEvent,
@@ -53,6 +54,7 @@ after(async () => {
   await Promise.allSettled(servers.map((s) => s[Symbol.asyncDispose]()));
   await etcd.close();
 });
+ensureNoLeaksAfterSuite();
 
 function client(i: number): HttpClient {
   const c = clients[i % clients.length];

@@ -10,6 +10,7 @@ import {
   makeWidgetCrd,
   startGantry,
 } from "../../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 
 // kubectl scale (Deployment, StatefulSet, custom resource), CRDs with printer columns, and
 // `wait --for=condition` against the real `gantry up`. Controllers may run (the Deployment and
@@ -74,6 +75,7 @@ for (const version of ["1.27", "1.30", "1.33"]) {
     after(async () => {
       await gantry[Symbol.asyncDispose]();
     });
+    ensureNoLeaksAfterSuite();
 
     test("scale a Deployment: --replicas, --current-replicas, --resource-version and a stale Scale", async () => {
       const template = {

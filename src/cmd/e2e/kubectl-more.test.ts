@@ -12,6 +12,7 @@ import {
   kubectlDir,
   startGantry,
 } from "../../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 
 // More kubectl coverage against the real `gantry up`: output formats, watches, describe with
 // Events, edit, secrets and /metrics. The cluster is alive: the scheduler binds `p1` and a
@@ -182,6 +183,7 @@ for (const version of ["1.27", "1.30", "1.33"]) {
     after(async () => {
       await gantry[Symbol.asyncDispose]();
     });
+    ensureNoLeaksAfterSuite();
 
     test("get deployments -o wide, yaml, json, jsonpath and name", async () => {
       const wide = ok(await run(["-n", ns, "get", "deployments", "-o", "wide"]), "-o wide");

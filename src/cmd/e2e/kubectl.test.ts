@@ -8,6 +8,7 @@ import {
   kubectl,
   startGantry,
 } from "../../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 
 /** kubectl 1.27 and 1.28 validate through /openapi/v2, which gantry does not serve. */
 function validateFlag(version: string): string[] {
@@ -41,6 +42,7 @@ for (const version of ["1.27", "1.30", "1.33"]) {
     after(async () => {
       await gantry[Symbol.asyncDispose]();
     });
+    ensureNoLeaksAfterSuite();
 
     test("version prints the server version", async () => {
       const out = ok(await run(["version"]), "kubectl version");

@@ -22,6 +22,7 @@ import {
 } from "../../testing/bad-credentials.ts";
 import { makeKey, type TestCertificate } from "../../testing/certificates.ts";
 import { type GantryProcess, startGantry } from "../../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 import { seededRandom } from "../../util/index.ts";
 
 const seed = Number(process.env["GANTRY_FUZZ_SEED"] ?? "20251128");
@@ -80,6 +81,7 @@ describe("randomized malformed credentials against gantry --tls with RBAC", () =
   after(async () => {
     await api[Symbol.asyncDispose]();
   });
+  ensureNoLeaksAfterSuite();
 
   /**
    * One request over a fresh TLS connection, written byte for byte (so any header value goes

@@ -8,6 +8,7 @@ import {
   startGantry,
 } from "../../testing/index.ts";
 import { type Cli, cliFor, current, oldest } from "../../testing/kubectl-scenarios.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 
 // LimitRange and ResourceQuota against the real `gantry up` (admission in the API server, the
 // resource quota controller in the controller manager), driven by the oldest and newest kubectl.
@@ -55,6 +56,7 @@ describe("LimitRange and ResourceQuota with kubectl", { concurrency: 1 }, () => 
   after(async () => {
     await gantry[Symbol.asyncDispose]();
   });
+  ensureNoLeaksAfterSuite();
 
   for (const version of [oldest, current]) {
     const cli = cliFor(() => gantry, version);

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { eventually, type GantryProcess, kubectl, startGantry } from "../../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 
 // Two teams on one cluster: `gantry up --tls --token-auth-file` with RBAC, driven by kubectl.
 describe("gantry up --tls with RBAC and a token file", () => {
@@ -81,6 +82,7 @@ describe("gantry up --tls with RBAC and a token file", () => {
     await gantry[Symbol.asyncDispose]();
     rmSync(scratch, { recursive: true, force: true });
   });
+  ensureNoLeaksAfterSuite();
 
   test("kubectl auth whoami: the token file's user, uid and groups", async () => {
     const out = await ok(as("alice-token", ["auth", "whoami"]));

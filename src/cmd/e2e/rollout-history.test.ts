@@ -10,6 +10,7 @@ import {
   oldest,
   pollMs,
 } from "../../testing/kubectl-scenarios.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 
 // StatefulSet and DaemonSet history through ControllerRevisions, driven with kubectl's own
 // `rollout history` and `rollout undo` against the real `gantry up` (three default nodes).
@@ -67,6 +68,7 @@ describe("rollout history and undo through ControllerRevisions", { concurrency: 
   after(async () => {
     await gantry?.[Symbol.asyncDispose]();
   });
+  ensureNoLeaksAfterSuite();
 
   for (const [kind, resource, pods] of [
     ["StatefulSet", "statefulset", 2],

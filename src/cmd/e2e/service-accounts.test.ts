@@ -17,6 +17,7 @@ import {
   kubectl,
   startGantry,
 } from "../../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 
 const versions = ["1.27", "1.33"] as const;
 const ns = "ci-team";
@@ -88,6 +89,7 @@ describe("gantry up --tls: ServiceAccount tokens with kubectl", () => {
     await gantry[Symbol.asyncDispose]();
     rmSync(scratch, { recursive: true, force: true });
   });
+  ensureNoLeaksAfterSuite();
 
   for (const version of versions) {
     test(`kubectl ${version}: create token, then the ServiceAccount may do what its RoleBinding grants and gets upstream's 403 otherwise`, async () => {

@@ -12,6 +12,7 @@ import {
   runGantry,
   startGantry,
 } from "../../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 import { ensurePki } from "../tls.ts";
 
 const unauthorizedStatus = {
@@ -43,6 +44,7 @@ describe("gantry up --tls", () => {
     await gantry[Symbol.asyncDispose]();
     rmSync(scratch, { recursive: true, force: true });
   });
+  ensureNoLeaksAfterSuite();
 
   /** A copy of the generated kubeconfig with one line replaced. */
   const kubeconfigWith = (name: string, pattern: RegExp, replacement: string): string => {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { type EtcdCluster, startEtcd } from "../../testing/etcd.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 import { storageConformance } from "../conformance.ts";
 import { openEtcdStorage } from "./etcd-storage.ts";
 
@@ -14,6 +15,7 @@ for (const members of [1, 3] as const) {
     after(async () => {
       await cluster?.close();
     });
+    ensureNoLeaksAfterSuite();
     // Every test gets its own prefix on the suite's etcd, so stores are independent.
     storageConformance(`etcd (${members} member${members === 1 ? "" : "s"})`, async () => {
       if (cluster === undefined) throw new Error("etcd did not start");

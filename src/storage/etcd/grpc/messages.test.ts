@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { type EtcdCluster, startEtcd } from "../../../testing/etcd.ts";
+import { ensureNoLeaksAfterSuite } from "../../../testing/leak-check.ts";
 import { GrpcChannel } from "./channel.ts";
 import { newKVClient, openWatch } from "./kv.ts";
 import {
@@ -218,6 +219,7 @@ describe("etcd messages against a running etcd", () => {
     channel?.close();
     await cluster?.close();
   });
+  ensureNoLeaksAfterSuite();
   const deadline = (): { deadline: number } => ({ deadline: Date.now() + 5000 });
 
   test("KV: put, txn with compares, range at a revision, delete with prev_kv, compact", async () => {
