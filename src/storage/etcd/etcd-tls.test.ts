@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { makeCa, makeCertificate } from "../../testing/certificates.ts";
 import { type EtcdCluster, startEtcd } from "../../testing/etcd.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 import { storageConformance } from "../conformance.ts";
 import { expectStorageError } from "../conformance-helpers.ts";
 import type { StorageError } from "../storage.ts";
@@ -16,6 +17,7 @@ describe("etcd storage over TLS with client-certificate authentication", () => {
   after(async () => {
     await cluster?.close();
   });
+  ensureNoLeaksAfterSuite();
 
   const started = (): EtcdCluster & { tls: NonNullable<EtcdCluster["tls"]> } => {
     if (cluster?.tls === undefined) throw new Error("etcd did not start with TLS");

@@ -6,6 +6,8 @@ import {
   type IncomingHttpHeaders,
   type SecureClientSessionOptions,
 } from "node:http2";
+import { isIP, connect as netConnect, type Socket } from "node:net";
+import { connect as tlsConnect } from "node:tls";
 import { FrameParser, frameMessage } from "./framing.ts";
 import { decodeGrpcMessage, GrpcError, Status } from "./status.ts";
 
@@ -71,6 +73,12 @@ export class GrpcChannel {
   private readonly cancelled = new WeakSet<ClientHttp2Stream>();
   private readonly authority: string;
   private readonly connectOptions: SecureClientSessionOptions;
+  /**
+   * Each session's own socket, made here rather than by `http2.connect`: a session does not
+   * always destroy its socket (a TLS alert for a refused client certificate errors the socket
+   * but not the session), and the session's `socket` proxy refuses `destroy`.
+   */
+  private readonly sockets = new WeakMap<ClientHttp2Session, Socket>();
   private readonly options: GrpcChannelOptions;
 
   constructor(options: GrpcChannelOptions) {
@@ -363,7 +371,12 @@ export class GrpcChannel {
 
   private connect(): Promise<ClientHttp2Session> {
     return new Promise<ClientHttp2Session>((resolve, reject) => {
-      const session = connect(this.authority, this.connectOptions);
+      const socket = this.dial();
+      const session = connect(this.authority, {
+        ...this.connectOptions,
+        createConnection: () => socket,
+      });
+      this.sockets.set(session, socket);
       this.session = session;
       let up = false;
       const fail = (error: unknown): void => {
@@ -444,7 +457,28 @@ export class GrpcChannel {
       clearInterval(this.keepalive);
       this.keepalive = undefined;
     }
-    if (destroy && !session.destroyed) session.destroy();
-    else if (!destroy && !session.closed) session.close();
+    if (destroy) {
+      if (!session.destroyed) session.destroy();
+      this.sockets.get(session)?.destroy();
+    } else if (!session.closed) session.close();
+  }
+
+  /** A new connection to the member: TLS with ALPN h2 for https, plain TCP for http. */
+  private dial(): Socket {
+    const url = new URL(this.authority);
+    const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+    const secure = url.protocol === "https:";
+    const port = url.port === "" ? (secure ? 443 : 80) : Number(url.port);
+    if (!secure) return netConnect({ host, port });
+    const { ca, cert, key } = this.connectOptions;
+    return tlsConnect({
+      host,
+      port,
+      ...(isIP(host) === 0 ? { servername: host } : {}),
+      ...(ca === undefined ? {} : { ca }),
+      ...(cert === undefined ? {} : { cert }),
+      ...(key === undefined ? {} : { key }),
+      ALPNProtocols: ["h2"],
+    });
   }
 }
