@@ -6,7 +6,13 @@
 import { Agent, request } from "node:http";
 import { performance } from "node:perf_hooks";
 import { parentPort } from "node:worker_threads";
-import { Http1Pool } from "../src/client/http1-pool.ts";
+import {
+  type Connection,
+  type HttpRequest,
+  newConnection,
+  readText,
+  send as sendRequest,
+} from "../src/client/http-request.ts";
 import { podBody } from "./pods.ts";
 import { type PhaseResult, summarize } from "./stats.ts";
 
@@ -60,38 +66,33 @@ interface Answer {
   readonly body: Buffer;
 }
 
-/** A keep-alive pool to the server of `base`, with gantry's own HTTP/1.1 client. */
-function poolTo(base: URL): Http1Pool {
-  return new Http1Pool({ origin: base.origin, host: base.hostname, port: Number(base.port) });
+/** Keep-alive connections to the server of `base`, through the components' own HTTP/1.1 client. */
+function poolTo(base: URL): Connection {
+  return newConnection({ server: base.origin, userAgent: "gantry-bench", timeoutMs: 0 });
 }
 
 const noDeadline = new AbortController().signal;
 
 /**
- * One request and its whole answer, over the components' lean HTTP/1.1 client rather than
+ * One request and its whole answer, over the components' client (decision 0015) rather than
  * `node:http`: the load generator shares the machine's two cores with the server, so its own
  * CPU per request is kept as small as the server's clients keep theirs.
  */
 async function send(
-  base: URL,
-  pool: Http1Pool,
+  connection: Connection,
   method: string,
   path: string,
   body?: Buffer,
   contentType = "application/json",
 ): Promise<Answer> {
-  let head = `${method} ${path} HTTP/1.1\r\nHost: ${base.host}\r\nAccept: application/json\r\n`;
-  if (body !== undefined) {
-    head += `Content-Type: ${contentType}\r\nContent-Length: ${body.length}\r\n`;
-  }
-  const res = await pool.request({
-    method,
-    head: `${head}\r\n`,
-    body: body?.toString("utf8"),
-    timeoutMs: 0,
+  const res = await sendRequest(connection, {
+    // The tasks name the methods of the API's verbs.
+    method: method as HttpRequest["method"],
+    path,
+    ...(body === undefined ? {} : { body: body.toString("utf8"), contentType }),
     signal: noDeadline,
   });
-  return { status: res.statusCode, body: Buffer.from(await res.body.text(), "utf8") };
+  return { status: res.statusCode, body: Buffer.from(await readText(res, `${method} ${path}`)) };
 }
 
 function progress(line: string): void {
@@ -152,11 +153,11 @@ async function create(task: Extract<LoadTask, { op: "create" }>): Promise<PhaseR
       const body = Buffer.from(
         JSON.stringify(podBody(`${task.prefix}-${i}`, { shard: String(i % 16) })),
       );
-      expect(await send(base, agent, "POST", path, body), 201, "create");
+      expect(await send(agent, "POST", path, body), 201, "create");
     },
     "create",
   );
-  agent.destroy();
+  agent.pool.destroy();
   return summarize(latencies, elapsedMs, cut(latencies.length, task.count).replace(/^; /, ""));
 }
 
@@ -171,11 +172,11 @@ async function get(task: Extract<LoadTask, { op: "get" }>): Promise<PhaseResult>
     async (i) => {
       // A fixed stride through the pods: every read hits a different object.
       const name = `${task.prefix}-${(i * 7919) % task.pods}`;
-      expect(await send(base, agent, "GET", `${path}${name}`), 200, "get");
+      expect(await send(agent, "GET", `${path}${name}`), 200, "get");
     },
     "get",
   );
-  agent.destroy();
+  agent.pool.destroy();
   return summarize(latencies, elapsedMs, cut(latencies.length, task.count).replace(/^; /, ""));
 }
 
@@ -200,7 +201,7 @@ async function list(task: Extract<LoadTask, { op: "list" }>): Promise<PhaseResul
         task.limit > 0
           ? `?limit=${task.limit}${token === "" ? "" : `&continue=${encodeURIComponent(token)}`}`
           : "";
-      const answer = await send(base, agent, "GET", `${path}${query}`);
+      const answer = await send(agent, "GET", `${path}${query}`);
       expect(answer, 200, "list");
       bytes += answer.body.length;
       // The list metadata comes first: read the continue token without parsing every item.
@@ -215,7 +216,7 @@ async function list(task: Extract<LoadTask, { op: "list" }>): Promise<PhaseResul
       items += (JSON.parse(page.toString()) as { items: unknown[] }).items.length;
     }
   }
-  agent.destroy();
+  agent.pool.destroy();
   const result = summarize(latencies, performance.now() - started);
   return {
     ...result,
@@ -239,12 +240,12 @@ async function requests(task: Extract<LoadTask, { op: "requests" }>): Promise<Ph
     async (i) => {
       const path = task.paths[i] ?? "";
       const body = Buffer.from(task.bodies[i] ?? "");
-      const answer = await send(base, agent, task.method, path, body, task.contentType);
+      const answer = await send(agent, task.method, path, body, task.contentType);
       expect(answer, task.status, `${task.method} ${path}`);
     },
     task.method.toLowerCase(),
   );
-  agent.destroy();
+  agent.pool.destroy();
   return summarize(latencies, elapsedMs, cut(latencies.length, task.paths.length));
 }
 
@@ -259,8 +260,8 @@ async function watch(task: Extract<LoadTask, { op: "watch" }>): Promise<PhaseRes
   const path = `/api/v1/namespaces/${task.namespace}/pods`;
   const watchAgent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
   const listPool = poolTo(base);
-  const listed = await send(base, listPool, "GET", `${path}?limit=1`);
-  listPool.destroy();
+  const listed = await send(listPool, "GET", `${path}?limit=1`);
+  listPool.pool.destroy();
   expect(listed, 200, "list before watch");
   const rv = (JSON.parse(listed.body.toString()) as { metadata: { resourceVersion: string } })
     .metadata.resourceVersion;
@@ -324,7 +325,7 @@ async function watch(task: Extract<LoadTask, { op: "watch" }>): Promise<PhaseRes
     task.budgetMs,
     async (i) => {
       const body = Buffer.from(JSON.stringify(podBody(`watched-${i}`)));
-      const answer = await send(base, agent, "POST", path, body);
+      const answer = await send(agent, "POST", path, body);
       expect(answer, 201, "create for watch");
       const match = /"resourceVersion":"(\d+)"/.exec(answer.body.toString());
       ackAt.set(Number(match?.[1]), performance.now());
@@ -338,7 +339,7 @@ async function watch(task: Extract<LoadTask, { op: "watch" }>): Promise<PhaseRes
   }
   const elapsedMs = performance.now() - started;
   for (const req of requests) req.destroy();
-  agent.destroy();
+  agent.pool.destroy();
   watchAgent.destroy();
   const latencies = new Float64Array(received);
   let early = 0;

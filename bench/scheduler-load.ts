@@ -7,7 +7,7 @@
 import { performance } from "node:perf_hooks";
 import { StringDecoder } from "node:string_decoder";
 import { parentPort } from "node:worker_threads";
-import { Http1Pool } from "../src/client/http1-pool.ts";
+import { type Connection, newConnection, readText, send } from "../src/client/http-request.ts";
 import { thisThreadId } from "../src/cmd/thread-id.ts";
 import type { ProgressSample } from "./throughput.ts";
 
@@ -78,22 +78,21 @@ function podBody(name: string): string {
 const noDeadline = new AbortController().signal;
 
 /**
- * One create over the components' own HTTP/1.1 pool (decision 0015): the load shares the
- * machine's two cores with the control plane, so it costs as little CPU as the components do.
+ * One create over the components' own client (decision 0015): the load shares the machine's two
+ * cores with the control plane, so it costs as little CPU as the components do.
  */
-async function post(base: URL, pool: Http1Pool, path: string, body: string): Promise<number> {
-  const res = await pool.request({
-    method: "POST",
-    head: `POST ${path} HTTP/1.1\r\nHost: ${base.host}\r\nAccept: application/json\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
-    body,
-    timeoutMs: 0,
-    signal: noDeadline,
-  });
-  const text = await res.body.text();
+async function post(connection: Connection, path: string, body: string): Promise<number> {
+  const res = await send(connection, { method: "POST", path, body, signal: noDeadline });
+  const text = await readText(res, `POST ${path}`);
   if (res.statusCode !== 201) {
     throw new Error(`create: HTTP ${res.statusCode}: ${text.slice(0, 300)}`);
   }
   return res.statusCode;
+}
+
+/** Keep-alive connections to the server of `base`. */
+function connectionTo(base: URL): Connection {
+  return newConnection({ server: base.origin, userAgent: "gantry-bench", timeoutMs: 0 });
 }
 
 const namePattern = /"metadata":\{"name":"([^"]+)"/;
@@ -107,19 +106,14 @@ function followPods(
   path: string,
   seen: (name: string, bound: boolean, running: boolean) => void,
 ): { stop(): void; opened: Promise<void> } {
-  const pool = new Http1Pool({ origin: base.origin, host: base.hostname, port: Number(base.port) });
+  const connection = connectionTo(base);
   const stop = new AbortController();
-  const opened = pool
-    .request({
-      method: "GET",
-      head: `GET ${path} HTTP/1.1\r\nHost: ${base.host}\r\nAccept: application/json\r\n\r\n`,
-      timeoutMs: 0,
-      signal: stop.signal,
-    })
-    .then((res) => {
+  const opened = send(connection, { method: "GET", path, stream: true, signal: stop.signal }).then(
+    (res) => {
       if (res.statusCode !== 200) throw new Error(`watch: HTTP ${res.statusCode}`);
       void read(res.body);
-    });
+    },
+  );
   const read = async (chunks: AsyncIterable<Buffer>): Promise<void> => {
     const decoder = new StringDecoder("utf8");
     let carry = "";
@@ -145,7 +139,7 @@ function followPods(
     opened,
     stop: () => {
       stop.abort();
-      pool.destroy();
+      connection.pool.destroy();
     },
   };
 }
@@ -245,7 +239,7 @@ async function schedule(task: SchedulingTask): Promise<SchedulingResult> {
     finished();
   }, task.budgetMs);
 
-  const pool = new Http1Pool({ origin: base.origin, host: base.hostname, port: Number(base.port) });
+  const connection = connectionTo(base);
   let next = task.from;
   let lastCreateAtMs = firstCreateAtMs;
   const maxPending = task.maxPending;
@@ -260,7 +254,7 @@ async function schedule(task: SchedulingTask): Promise<SchedulingResult> {
     for (let i = next++; i < task.count && performance.now() < deadline; i = next++) {
       await room();
       const t0 = performance.now();
-      await post(base, pool, path, podBody(`${prefix}${i}`));
+      await post(connection, path, podBody(`${prefix}${i}`));
       const t1 = performance.now();
       ackAt[i] = t1;
       lastCreateAtMs = t1;
@@ -276,7 +270,7 @@ async function schedule(task: SchedulingTask): Promise<SchedulingResult> {
   clearInterval(sampler);
   sample();
   watch.stop();
-  pool.destroy();
+  connection.pool.destroy();
 
   const createToBoundMs: number[] = [];
   for (let i = task.from; i < task.count; i++) {
