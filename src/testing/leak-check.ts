@@ -24,7 +24,8 @@ export interface LeakCheckOptions {
 /** Counts of each kind of resource keeping the event loop alive. */
 type Census = Map<string, number>;
 
-function census(): Census {
+/** A snapshot of what keeps the event loop alive now: counts by kind, for `leaksSince`. */
+export function activeResources(): Census {
   const counts: Census = new Map();
   for (const kind of process.getActiveResourcesInfo()) {
     counts.set(kind, (counts.get(kind) ?? 0) + 1);
@@ -33,8 +34,8 @@ function census(): Census {
 }
 
 /**
- * Node's own handles keeping the loop alive, described for a reader: sockets by their
- * addresses, timers by their delay and callback. `process._getActiveHandles` is undocumented but
+ * The sockets and servers keeping the loop alive, described for a reader by their ports (timers
+ * are not handles there and are only counted). `process._getActiveHandles` is undocumented but
  * has been in every Node release; without it the counts alone are reported.
  */
 function describeHandles(): string {
@@ -44,22 +45,18 @@ function describeHandles(): string {
     const h = handle as {
       localPort?: number;
       remotePort?: number;
-      _idleTimeout?: number;
-      _onTimeout?: { name?: string };
       hasRef?: () => boolean;
     };
     if (h.hasRef !== undefined && !h.hasRef()) continue;
     if (h.remotePort !== undefined) parts.push(`socket :${h.localPort} → :${h.remotePort}`);
-    else if (h.localPort !== undefined) parts.push(`server :${h.localPort}`);
-    else if (h._idleTimeout !== undefined) {
-      parts.push(`timer ${h._idleTimeout} ms (${h._onTimeout?.name || "anonymous"})`);
-    }
+    else if (h.localPort !== undefined)
+      parts.push(`server, or socket without a peer, :${h.localPort}`);
   }
   return parts.join(", ");
 }
 
 /** What `now` holds beyond `before`, as `2 TCPSocketWrap, 1 Timeout`; "" when nothing. */
-function excess(before: Census, now: Census): string {
+function excess(before: ReadonlyMap<string, number>, now: Census): string {
   const parts: string[] = [];
   for (const [kind, count] of now) {
     const more = count - (before.get(kind) ?? 0);
@@ -79,7 +76,7 @@ export async function leaksSince(
   const deadline = Date.now() + (options.settleMs ?? 2000);
   const problems = (): string[] => {
     const found: string[] = [];
-    const extra = excess(before as Census, census());
+    const extra = excess(before, activeResources());
     if (extra !== "") {
       const handles = describeHandles();
       found.push(
@@ -101,9 +98,13 @@ export async function leaksSince(
   }
 }
 
-/** A snapshot of what keeps the event loop alive now, for `leaksSince`. */
-export function activeResources(): ReadonlyMap<string, number> {
-  return census();
+/** Throws the `leaksSince` sentence when there is one. */
+async function assertNoLeaksSince(
+  before: ReadonlyMap<string, number>,
+  options: LeakCheckOptions,
+): Promise<void> {
+  const leaks = await leaksSince(before, options);
+  if (leaks !== "") throw new Error(leaks);
 }
 
 /**
@@ -116,10 +117,9 @@ export function ensureNoLeaks(
   t: TestContext,
   options: LeakCheckOptions & { readonly since?: ReadonlyMap<string, number> } = {},
 ): void {
-  const before = options.since ?? census();
+  const before = options.since ?? activeResources();
   t.after(async () => {
-    const leaks = await leaksSince(before, options);
-    if (leaks !== "") throw new Error(leaks);
+    await assertNoLeaksSince(before, options);
   });
 }
 
@@ -127,11 +127,10 @@ export function ensureNoLeaks(
 export function ensureNoLeaksInEachTest(options: LeakCheckOptions = {}): void {
   let before: Census = new Map();
   beforeEach(() => {
-    before = census();
+    before = activeResources();
   });
   afterEach(async () => {
-    const leaks = await leaksSince(before, options);
-    if (leaks !== "") throw new Error(leaks);
+    await assertNoLeaksSince(before, options);
   });
 }
 
@@ -143,9 +142,8 @@ export function ensureNoLeaksInEachTest(options: LeakCheckOptions = {}): void {
  * snapshot is taken at that call, while the suite is still being declared.
  */
 export function ensureNoLeaksAfterSuite(options: LeakCheckOptions = {}): void {
-  const before = census();
+  const before = activeResources();
   after(async () => {
-    const leaks = await leaksSince(before, options);
-    if (leaks !== "") throw new Error(leaks);
+    await assertNoLeaksSince(before, options);
   });
 }
