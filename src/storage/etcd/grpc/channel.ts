@@ -7,7 +7,7 @@ import {
   type SecureClientSessionOptions,
 } from "node:http2";
 import { isIP, connect as netConnect, type Socket } from "node:net";
-import { connect as tlsConnect } from "node:tls";
+import { type ConnectionOptions, connect as tlsConnect } from "node:tls";
 import { FrameParser, frameMessage } from "./framing.ts";
 import { decodeGrpcMessage, GrpcError, Status } from "./status.ts";
 
@@ -73,6 +73,8 @@ export class GrpcChannel {
   private readonly cancelled = new WeakSet<ClientHttp2Stream>();
   private readonly authority: string;
   private readonly connectOptions: SecureClientSessionOptions;
+  /** Where and how `dial` connects: TLS options (with ALPN h2) for https, none for http. */
+  private readonly target: { host: string; port: number; tls: ConnectionOptions | undefined };
   /**
    * Each session's own socket, made here rather than by `http2.connect`: a session does not
    * always destroy its socket (a TLS alert for a refused client certificate errors the socket
@@ -93,9 +95,22 @@ export class GrpcChannel {
       // Large windows: a list of thousands of objects is many MiB in one message.
       settings: { initialWindowSize: streamWindowBytes, enablePush: false },
       maxSessionMemory: 256,
-      ...(tls.ca === undefined ? {} : { ca: tls.ca }),
-      ...(tls.cert === undefined ? {} : { cert: tls.cert }),
-      ...(tls.key === undefined ? {} : { key: tls.key }),
+    };
+    const secure = url.protocol === "https:";
+    // An IPv6 literal is bracketed in a URL but not in a socket address.
+    const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+    this.target = {
+      host,
+      port: url.port === "" ? (secure ? 443 : 80) : Number(url.port),
+      tls: secure
+        ? {
+            ...(isIP(host) === 0 ? { servername: host } : {}),
+            ...(tls.ca === undefined ? {} : { ca: tls.ca }),
+            ...(tls.cert === undefined ? {} : { cert: tls.cert }),
+            ...(tls.key === undefined ? {} : { key: tls.key }),
+            ALPNProtocols: ["h2"],
+          }
+        : undefined,
     };
   }
 
@@ -465,20 +480,7 @@ export class GrpcChannel {
 
   /** A new connection to the member: TLS with ALPN h2 for https, plain TCP for http. */
   private dial(): Socket {
-    const url = new URL(this.authority);
-    const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
-    const secure = url.protocol === "https:";
-    const port = url.port === "" ? (secure ? 443 : 80) : Number(url.port);
-    if (!secure) return netConnect({ host, port });
-    const { ca, cert, key } = this.connectOptions;
-    return tlsConnect({
-      host,
-      port,
-      ...(isIP(host) === 0 ? { servername: host } : {}),
-      ...(ca === undefined ? {} : { ca }),
-      ...(cert === undefined ? {} : { cert }),
-      ...(key === undefined ? {} : { key }),
-      ALPNProtocols: ["h2"],
-    });
+    const { host, port, tls } = this.target;
+    return tls === undefined ? netConnect({ host, port }) : tlsConnect({ host, port, ...tls });
   }
 }
