@@ -160,28 +160,16 @@ async function main(argv: string[]): Promise<void> {
       process.exitCode = await runCertsCommand(rest, processIo);
       return;
     case "node":
-      process.exitCode = await runNodeCommand(rest, {
-        out: (text) => process.stdout.write(text),
-        err: (text) => process.stderr.write(text),
-      });
+      process.exitCode = await runNodeCommand(rest, processIo);
       return;
     case "cpus":
-      process.exitCode = await runCpusCommand(rest, {
-        out: (text) => process.stdout.write(text),
-        err: (text) => process.stderr.write(text),
-      });
+      process.exitCode = await runCpusCommand(rest, processIo);
       return;
     case "drain-plan":
-      process.exitCode = await runDrainPlanCommand(rest, {
-        out: (text) => process.stdout.write(text),
-        err: (text) => process.stderr.write(text),
-      });
+      process.exitCode = await runDrainPlanCommand(rest, processIo);
       return;
     case "topology":
-      process.exitCode = await runTopologyCommand(rest, {
-        out: (text) => process.stdout.write(text),
-        err: (text) => process.stderr.write(text),
-      });
+      process.exitCode = await runTopologyCommand(rest, processIo);
       return;
     case undefined:
     case "help":
@@ -193,6 +181,18 @@ async function main(argv: string[]): Promise<void> {
       process.stderr.write(`gantry: unknown command "${command}"\n\n${usage}`);
       process.exitCode = 2;
   }
+}
+
+// A reader that stops early (`gantry topology presets | head -3`) closes the pipe. A one-shot
+// command then stops without a word, as kubectl does (Go's runtime ends it quietly on SIGPIPE),
+// instead of crashing on the unhandled EPIPE; a server (`up`, a component) keeps serving and
+// drops what it can no longer print. Any other write error is still thrown.
+const serving = process.argv[2] === "up" || Object.hasOwn(components, process.argv[2] ?? "");
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    if (!serving) process.exit(0);
+  });
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
