@@ -53,6 +53,7 @@ import { parseRequestTarget } from "./http/target.ts";
 import { isLongRunning } from "./max-in-flight.ts";
 import { type ApiServerMetrics, reportedVerb } from "./metrics.ts";
 import { OpenApiDocuments } from "./openapi/openapi.ts";
+import { negotiateSwagger, SwaggerDocuments } from "./openapi/openapi-v2.ts";
 import { handleReview, reviewResources } from "./registry/reviews.ts";
 import {
   closeExchange,
@@ -102,11 +103,20 @@ export interface HttpHandlerDeps extends HandlerDeps {
   readonly serviceAccountTokens?: ServiceAccountTokens;
 }
 
+/** The OpenAPI documents served: v3 per group/version, and the one Swagger 2.0 document. */
+interface OpenApi {
+  readonly v3: OpenApiDocuments;
+  readonly v2: SwaggerDocuments;
+}
+
 /** Builds the request listener: routing, authentication, in-flight limits, metrics, errors. */
 export function newHttpHandler(
   deps: HttpHandlerDeps,
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const openapi = new OpenApiDocuments(deps.registry);
+  const openapi: OpenApi = {
+    v3: new OpenApiDocuments(deps.registry),
+    v2: new SwaggerDocuments(deps.registry),
+  };
   // The verbosity is fixed when the logger is made: ask once, not on every request.
   const httpLog = deps.logger.v(4);
   // Per request, only anonymous arrows are made: named closures cost a `__name` call under tsx.
@@ -200,7 +210,7 @@ export function newHttpHandler(
  */
 function authorizeAndServe(
   deps: HttpHandlerDeps,
-  openapi: OpenApiDocuments,
+  openapi: OpenApi,
   exchange: Exchange,
   user: UserInfo,
   pathname: string,
@@ -259,7 +269,7 @@ function serveDashboard(
 
 async function serveRequest(
   deps: HttpHandlerDeps,
-  openapi: OpenApiDocuments,
+  openapi: OpenApi,
   exchange: Exchange,
   user: UserInfo,
   pathname: string,
@@ -404,7 +414,7 @@ async function serveSubresource(
 
 async function serveNonResource(
   deps: HttpHandlerDeps,
-  openapi: OpenApiDocuments,
+  openapi: OpenApi,
   req: IncomingMessage,
   res: ServerResponse,
   pathname: string,
@@ -448,7 +458,10 @@ async function serveNonResource(
       return;
     }
     case "/openapi/v3":
-      writeJson(res, 200, openapi.index());
+      writeJson(res, 200, openapi.v3.index());
+      return;
+    case "/openapi/v2":
+      serveSwagger(req, res, openapi.v2);
       return;
     default:
       break;
@@ -474,7 +487,7 @@ async function serveNonResource(
     return;
   }
   if (path.startsWith("/openapi/v3/")) {
-    const doc = openapi.document(path.slice("/openapi/v3/".length));
+    const doc = openapi.v3.document(path.slice("/openapi/v3/".length));
     if (doc === undefined) throw pathNotFound();
     const immutable = query.get("hash") === doc.hash;
     res.setHeader("ETag", `"${doc.hash}"`);
@@ -484,4 +497,37 @@ async function serveNonResource(
     return;
   }
   throw pathNotFound();
+}
+
+/**
+ * `GET /openapi/v2` as kube-openapi's handler serves it: JSON or protobuf by the Accept header
+ * (406 for neither), `Vary: Accept`, the quoted ETag, and 304 for a matching If-None-Match.
+ */
+function serveSwagger(
+  req: IncomingMessage,
+  res: ServerResponse,
+  documents: SwaggerDocuments,
+): void {
+  res.setHeader("Vary", "Accept");
+  const chosen = negotiateSwagger(req.headers.accept);
+  if (chosen === undefined) {
+    res.statusCode = 406;
+    res.end();
+    return;
+  }
+  const doc = documents.current();
+  res.setHeader("Content-Type", chosen.contentType);
+  res.setHeader("Etag", `"${doc.etag}"`);
+  const matches = req.headers["if-none-match"]
+    ?.split(",")
+    .map((tag) => tag.trim().replace(/^W\//, ""))
+    .some((tag) => tag === "*" || tag === `"${doc.etag}"`);
+  if (matches === true) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  const body = chosen.form === "json" ? Buffer.from(doc.json) : doc.protobuf;
+  res.setHeader("Content-Length", body.length);
+  res.end(body);
 }

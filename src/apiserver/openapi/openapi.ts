@@ -9,10 +9,20 @@ export function groupVersionPath(group: string, version: string): string {
   return group === "" ? `api/${version}` : `apis/${group}/${version}`;
 }
 
-/** Upstream's definition naming: `io.k8s.api.core.v1.Pod`, `com.example.v1.Widget`. */
+/**
+ * Upstream's definition naming: `io.k8s.api.core.v1.Pod`, `com.example.v1.Widget`. A kind whose
+ * schema is inline takes the name of the table's definition tagged with its group/version/kind
+ * (`io.k8s.api.apps.v1.Deployment`), else one made from the group (a CRD's).
+ */
 export function definitionNameOf(d: KindDefinition): string {
   const top = refName(d.schema.schema);
   if (top !== undefined) return top;
+  for (const [name, schema] of Object.entries(d.schema.definitions)) {
+    const kinds = schema["x-kubernetes-group-version-kind"] ?? [];
+    if (kinds.some((k) => k.group === d.group && k.version === d.version && k.kind === d.kind)) {
+      return name;
+    }
+  }
   if (d.group === "") return `io.k8s.api.core.${d.version}.${d.kind}`;
   const reversed = d.group.split(".").reverse().join(".");
   return `${reversed}.${d.version}.${d.kind}`;
@@ -136,6 +146,24 @@ export function groupVersionDocument(
   const stores = registry
     .stores()
     .filter((s) => s.entry.definition.group === group && s.entry.definition.version === version);
+  let paths: Record<string, object> = {};
+  for (const store of stores) {
+    paths = { ...paths, ...operations(store, definitionNameOf(store.entry.definition)) };
+  }
+  return {
+    openapi: "3.0.0",
+    info: { title: "Kubernetes", version: serverVersion.gitVersion },
+    paths,
+    components: { schemas: kindSchemas(stores), parameters },
+  };
+}
+
+/**
+ * Every schema the kinds of `stores` use, by definition name, each kind's own carrying
+ * `x-kubernetes-group-version-kind` (every group/version/kind it is served as), plus the PATCH
+ * body's `Patch`.
+ */
+export function kindSchemas(stores: readonly Store[]): Record<string, Schema> {
   const schemas: Record<string, Schema> = {
     "io.k8s.apimachinery.pkg.apis.meta.v1.Patch": {
       type: "object",
@@ -143,7 +171,6 @@ export function groupVersionDocument(
         "Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.",
     },
   };
-  let paths: Record<string, object> = {};
   for (const store of stores) {
     const d = store.entry.definition;
     const name = definitionNameOf(d);
@@ -152,18 +179,17 @@ export function groupVersionDocument(
       refName(d.schema.schema) === undefined
         ? d.schema.schema
         : (d.schema.definitions[name] ?? d.schema.schema);
+    const gvk = { group: d.group, version: d.version, kind: d.kind };
+    const served = schemas[name]?.["x-kubernetes-group-version-kind"] ?? [];
+    const known = served.some(
+      (k) => k.group === gvk.group && k.version === gvk.version && k.kind === gvk.kind,
+    );
     schemas[name] = {
       ...top,
-      "x-kubernetes-group-version-kind": [{ group: d.group, version: d.version, kind: d.kind }],
+      "x-kubernetes-group-version-kind": known ? served : [...served, gvk],
     };
-    paths = { ...paths, ...operations(store, name) };
   }
-  return {
-    openapi: "3.0.0",
-    info: { title: "Kubernetes", version: serverVersion.gitVersion },
-    paths,
-    components: { schemas, parameters },
-  };
+  return schemas;
 }
 
 function collectDefinitions(definitions: Definitions, into: Record<string, Schema>): void {

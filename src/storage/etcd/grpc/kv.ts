@@ -1,3 +1,4 @@
+import { ProtoReader } from "../../../util/index.ts";
 import type { GrpcChannel, GrpcStream } from "./channel.ts";
 import {
   type CompactionRequest,
@@ -25,7 +26,6 @@ import {
   type WatchRequest,
   type WatchResponse,
 } from "./messages.ts";
-import { ProtoReader } from "./protobuf.ts";
 import { type GrpcError, Status } from "./status.ts";
 
 /** Per-call options: the deadline, in ms since the epoch. */

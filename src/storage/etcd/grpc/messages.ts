@@ -4,8 +4,9 @@
  * are numbers (revisions, counts and versions stay far below 2^53). Fields gantry never reads
  * (cluster and member ids, raft term, leases) are skipped when decoding.
  */
+
+import { type ProtoReader, ProtoWriter } from "../../../util/index.ts";
 import { frameHeaderBytes } from "./framing.ts";
-import { type ProtoReader, ProtoWriter } from "./protobuf.ts";
 
 /** mvccpb.KeyValue. */
 export interface KeyValue {

@@ -1,7 +1,8 @@
 /**
- * The protobuf wire format, as much of it as etcd's messages use: varints (int64, uint64,
- * bool, enum) and length-delimited fields (bytes, string, embedded messages). Integers are
- * JavaScript numbers: exact below 2^53, which etcd's revisions, counts and versions stay under.
+ * The protobuf wire format, as much of it as etcd's messages and the OpenAPI v2 document use:
+ * varints (int64, uint64, bool, enum), doubles, and length-delimited fields (bytes, string,
+ * embedded messages). Integers are JavaScript numbers: exact below 2^53, which etcd's
+ * revisions, counts and versions and OpenAPI's lengths stay under.
  */
 
 /** Wire types (protobuf encoding spec). */
@@ -100,6 +101,15 @@ export class ProtoWriter {
     this.buffer[this.pos++] = 1;
   }
 
+  /** A double field (little-endian IEEE 754); zero (proto3's default) is not written. */
+  double(field: number, value: number | undefined): void {
+    if (value === undefined || value === 0) return;
+    this.tag(field, wire64Bit);
+    this.ensure(8);
+    this.buffer.writeDoubleLE(value, this.pos);
+    this.pos += 8;
+  }
+
   /** A bytes field; empty is not written. */
   bytes(field: number, value: Uint8Array | undefined): void {
     if (value === undefined || value.length === 0) return;
@@ -188,6 +198,12 @@ export class ProtoReader {
   bool(): boolean {
     this.expect(wireVarint);
     return this.varint() !== 0;
+  }
+
+  double(): number {
+    this.expect(wire64Bit);
+    this.advance(8);
+    return this.buffer.readDoubleLE(this.pos - 8);
   }
 
   /** A bytes value: a view on the input buffer. */

@@ -103,3 +103,19 @@ test("ProtoReader: truncated input and wrong wire types are TypeErrors, not garb
   assert.throws(() => wrong.bytes(), /wire type 0 where 2 belongs/);
   assert.throws(() => new ProtoReader(Buffer.from("00", "hex")).next(), /field number 0/);
 });
+
+test("ProtoWriter.double: little-endian IEEE 754 under wire type 1, zero left out", () => {
+  const w = new ProtoWriter();
+  w.double(7, 0.5);
+  w.double(8, 0);
+  w.double(9, -1e300);
+  const bytes = w.finish();
+  // Field 7, wire type 1 (0x39), then 0.5 = 0x3FE0000000000000 little-endian.
+  assert.equal(hex(bytes.subarray(0, 9)), "39000000000000e03f");
+  const r = new ProtoReader(bytes);
+  assert.equal(r.next(), 7, "field 7 first");
+  assert.equal(r.double(), 0.5);
+  assert.equal(r.next(), 9, "the zero of field 8 is not written");
+  assert.equal(r.double(), -1e300);
+  assert.equal(r.next(), 0, "nothing else");
+});
