@@ -52,16 +52,7 @@ export function cliFor(gantry: () => GantryProcess, version: string): Cli {
     get: async <T>(args: readonly string[]) =>
       JSON.parse(await ok(["get", ...args, "-o", "json"])) as T,
     apply: (objects) =>
-      ok(
-        // kubectl 1.27 and 1.28 validate through /openapi/v2 (protobuf), which gantry does not serve.
-        [
-          "apply",
-          "-f",
-          "-",
-          ...(version === "1.27" || version === "1.28" ? ["--validate=false"] : []),
-        ],
-        objects.map((o) => `---\n${stringify(o)}`).join(""),
-      ),
+      ok(["apply", "-f", "-"], objects.map((o) => `---\n${stringify(o)}`).join("")),
   };
 }
 

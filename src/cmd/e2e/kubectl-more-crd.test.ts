@@ -18,11 +18,6 @@ import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 // spec they wrote and the selector the Scale reports, not replica counts in the status. Custom
 // resources have no controller: their status only changes when a case writes it.
 
-/** kubectl 1.27 and 1.28 validate through /openapi/v2, which gantry does not serve. */
-function validateFlag(version: string): string[] {
-  return version === "1.27" || version === "1.28" ? ["--validate=false"] : [];
-}
-
 function ok(result: KubectlResult, what: string): string {
   assert.equal(
     result.code,
@@ -64,7 +59,7 @@ for (const version of ["1.27", "1.30", "1.33"]) {
       return path;
     };
     const create = async (name: string, documents: readonly object[]): Promise<string> =>
-      ok(await run(["create", ...validateFlag(version), "-f", file(name, documents)]), name);
+      ok(await run(["create", "-f", file(name, documents)]), name);
     const jsonpath = async (kind: string, name: string, path: string): Promise<string> =>
       ok(await run(["-n", ns, "get", kind, name, "-o", `jsonpath=${path}`]), `${kind} ${path}`);
 
@@ -135,10 +130,7 @@ for (const version of ["1.27", "1.30", "1.33"]) {
       const stale = join(gantry.dataDir, `${ns}-stale-scale.json`);
       writeFileSync(stale, before);
       assert.match(
-        failed(
-          await run(["replace", ...validateFlag(version), "--raw", scaleUrl, "-f", stale]),
-          "PUT of a stale Scale",
-        ),
+        failed(await run(["replace", "--raw", scaleUrl, "-f", stale]), "PUT of a stale Scale"),
         /Error from server \(Conflict\): Operation cannot be fulfilled on deployments\.apps "web": the object has been modified; please apply your changes to the latest version and try again/,
       );
       const table = ok(await run(["-n", ns, "get", "deployment", "web"]), "get deployment");
@@ -283,12 +275,7 @@ for (const version of ["1.27", "1.30", "1.33"]) {
       assert.match(all, new RegExp(`^${ns}\\s+w1\\s+small\\s+1\\s+\\S+$`, "m"));
 
       const invalid = failed(
-        await run([
-          "create",
-          ...validateFlag(version),
-          "-f",
-          file("bad-widget.yaml", [widget("bad", { size: "huge" })]),
-        ]),
+        await run(["create", "-f", file("bad-widget.yaml", [widget("bad", { size: "huge" })])]),
         "invalid widget",
       );
       assert.match(

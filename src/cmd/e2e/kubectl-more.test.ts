@@ -20,11 +20,6 @@ import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 // assert what they created and wait (bounded) for what the cluster does. `parked` is a pod
 // nobody touches (no scheduler serves its schedulerName), for output that must not change.
 
-/** kubectl 1.27 and 1.28 validate through /openapi/v2, which gantry does not serve. */
-function validateFlag(version: string): string[] {
-  return version === "1.27" || version === "1.28" ? ["--validate=false"] : [];
-}
-
 function ok(result: KubectlResult, what: string): string {
   assert.equal(
     result.code,
@@ -148,8 +143,7 @@ for (const version of ["1.27", "1.30", "1.33"]) {
           },
         },
       });
-      // Multi-document YAML: kubectl 1.29+ validates a `kind: List` client-side through
-      // /openapi/v2, which gantry does not serve.
+      // Multi-document YAML (a `kind: List` would do as well: kubectl.test.ts covers it).
       const documents = [
         deployment("web", 2, "nginx:1.25"),
         deployment("api", 1, "busybox:1.36"),
@@ -173,7 +167,6 @@ for (const version of ["1.27", "1.30", "1.33"]) {
       ok(
         await run([
           "create",
-          ...validateFlag(version),
           "-f",
           file("objects.yaml", documents.map((d) => stringify(d)).join("---\n")),
         ]),
@@ -351,15 +344,7 @@ for (const version of ["1.27", "1.30", "1.33"]) {
         lastTimestamp: now(),
         count: 1,
       };
-      ok(
-        await run([
-          "create",
-          ...validateFlag(version),
-          "-f",
-          file("events.yaml", stringify(event)),
-        ]),
-        "create event",
-      );
+      ok(await run(["create", "-f", file("events.yaml", stringify(event))]), "create event");
       const deploy = ok(
         await run(["-n", ns, "describe", "deployment", "web"]),
         "describe deployment",
@@ -381,7 +366,7 @@ for (const version of ["1.27", "1.30", "1.33"]) {
       const editor = file("editor.sh", '#!/bin/sh\nsed -i "s/nginx:1.25/nginx:1.26/" "$1"\n');
       chmodSync(editor, 0o755);
       const edited = ok(
-        await run(["-n", ns, "edit", ...validateFlag(version), "deployment", "web"], {
+        await run(["-n", ns, "edit", "deployment", "web"], {
           env: { KUBE_EDITOR: editor, EDITOR: editor },
         }),
         "edit",
