@@ -3,8 +3,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
+import { ensureNoLeaksInEachTest } from "../testing/leak-check.ts";
 import { discardLogger } from "../util/index.ts";
 import { startAllInOne } from "./all-in-one.ts";
+
+ensureNoLeaksInEachTest();
 
 const dir = mkdtempSync(join(tmpdir(), "gantry-all-in-one-"));
 after(() => rmSync(dir, { recursive: true, force: true }));

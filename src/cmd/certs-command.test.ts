@@ -7,9 +7,12 @@ import { after, before, describe, test } from "node:test";
 import { verifyClientCertificate } from "../apiserver/index.ts";
 import { loadKubeconfig } from "../client/index.ts";
 import { runGantry } from "../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../testing/leak-check.ts";
 import { certsUsage, runCertsCommand } from "./certs-command.ts";
 import { renderKubeconfig } from "./kubeconfig.ts";
 import { ensurePki } from "./tls.ts";
+
+ensureNoLeaksInEachTest();
 
 /** Runs the command in this process, collecting what it prints. */
 async function certs(args: readonly string[]) {

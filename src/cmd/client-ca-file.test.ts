@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { makeCa, makeCertificate, makeKey } from "../testing/certificates.ts";
 import { requestGantry } from "../testing/index.ts";
+import { ensureNoLeaksAfterSuite, ensureNoLeaksInEachTest } from "../testing/leak-check.ts";
 import { discardLogger } from "../util/index.ts";
 import { type AllInOne, startAllInOne } from "./all-in-one.ts";
 import { apiServerSettings } from "./apiserver-flags.ts";
@@ -40,6 +41,7 @@ describe("--client-ca-file: another CA's client certificates identify users", ()
     await plane.close();
     rmSync(scratch, { recursive: true, force: true });
   });
+  ensureNoLeaksAfterSuite();
 
   const whoami = (issuer: typeof corporateCa) => {
     const cert = makeCertificate({
@@ -74,6 +76,8 @@ describe("--client-ca-file: another CA's client certificates identify users", ()
 });
 
 describe("--client-ca-file refusals", () => {
+  ensureNoLeaksInEachTest();
+
   test("without --tls it is a usage error", () => {
     assert.throws(() => apiServerSettings({ "client-ca-file": "ca.crt" }), {
       name: "UsageError",

@@ -2,11 +2,14 @@ import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { test } from "node:test";
 import { Counter, Registry } from "prom-client";
+import { ensureNoLeaksInEachTest } from "../testing/leak-check.ts";
 import { startComponentServer } from "./component-server.ts";
 import { servingSettings } from "./component-serving-flags.ts";
 import type { HealthCheck } from "./health-checks.ts";
 import { newLeaderElectionMetrics } from "./leader-election-metrics.ts";
 import { UsageError } from "./usage-error.ts";
+
+ensureNoLeaksInEachTest();
 
 async function get(url: string): Promise<{ status: number; type: string; body: string }> {
   const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });

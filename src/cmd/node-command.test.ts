@@ -13,7 +13,10 @@ import {
   runGantry,
   startGantry,
 } from "../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../testing/leak-check.ts";
 import { runNodeCommand } from "./node-command.ts";
+
+ensureNoLeaksInEachTest();
 
 // Two nodes whose kubelets renew their Lease every 500 ms, and a node controller that gives
 // up on a node after 3 s of silence, so a failure plays out in seconds.

@@ -2,7 +2,10 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { test } from "node:test";
 import { Worker } from "node:worker_threads";
+import { ensureNoLeaksInEachTest } from "../testing/leak-check.ts";
 import { thisThreadId } from "./thread-id.ts";
+
+ensureNoLeaksInEachTest();
 
 test("thisThreadId: the main thread's id is the process id, a worker's is its own", async () => {
   if (!existsSync("/proc/thread-self")) {

@@ -4,7 +4,10 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { runGantry } from "../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../testing/leak-check.ts";
 import { runTopologyCommand } from "./topology-command.ts";
+
+ensureNoLeaksInEachTest();
 
 async function run(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
   let out = "";

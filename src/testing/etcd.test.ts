@@ -8,6 +8,9 @@ import { openEtcdStorage } from "../storage/index.ts";
 import { discardLogger, seededRandom, systemClock } from "../util/index.ts";
 import { startEtcd } from "./etcd.ts";
 import { eventually } from "./eventually.ts";
+import { ensureNoLeaksInEachTest } from "./leak-check.ts";
+
+ensureNoLeaksInEachTest();
 
 interface Reply {
   readonly status: number;

@@ -123,7 +123,10 @@ export function ensureNoLeaks(
   });
 }
 
-/** `ensureNoLeaks` for every test of the calling file (file-level `beforeEach`/`afterEach`). */
+/**
+ * `ensureNoLeaks` for every test of the calling file, or of the calling `describe` when called in
+ * one (its `beforeEach`/`afterEach` hooks).
+ */
 export function ensureNoLeaksInEachTest(options: LeakCheckOptions = {}): void {
   let before: Census = new Map();
   beforeEach(() => {

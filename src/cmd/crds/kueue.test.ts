@@ -8,7 +8,10 @@ import {
   singleClusterQueueSetup,
   startGantry,
 } from "../../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { kueueCrds } from "./kueue.ts";
+
+ensureNoLeaksInEachTest();
 
 function ok(result: KubectlResult, what: string): string {
   assert.equal(

@@ -11,6 +11,7 @@ import { Agent } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 import { discardLogger, seededRandom } from "../../util/index.ts";
 import { type AllInOne, startAllInOne } from "../all-in-one.ts";
 import { badInputCases } from "./bad-input-cases.ts";
@@ -122,6 +123,7 @@ describe("bad input against an in-process gantry", () => {
     await plane?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
+  ensureNoLeaksAfterSuite();
 
   /** Every resource and subresource of every group version, waiting for the CRD's to appear. */
   async function discover(): Promise<DiscoveredResource[]> {

@@ -17,6 +17,7 @@ import {
   Watch,
 } from "@kubernetes/client-node";
 import { type GantryProcess, startGantry } from "../../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 
 /** Polls `check` until it returns a value, failing after `timeoutMs`. */
 async function waitFor<T>(
@@ -108,6 +109,7 @@ describe("@kubernetes/client-node 1.3.0 against gantry up", () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+  ensureNoLeaksAfterSuite();
 
   test("CoreV1Api.createNamespace: returns the namespace, readable and listed", async () => {
     const created = await core.createNamespace({ body: { metadata: { name: "client-node-2" } } });
@@ -471,6 +473,7 @@ describe("@kubernetes/client-node 1.3.0 against gantry up --tls", () => {
   after(async () => {
     await gantry[Symbol.asyncDispose]();
   });
+  ensureNoLeaksAfterSuite();
 
   test("KubeConfig.loadFromFile: https with the generated CA and admin client certificate creates and reads", async () => {
     const kc = new KubeConfig();

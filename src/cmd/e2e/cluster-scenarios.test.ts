@@ -17,6 +17,7 @@ import {
   waitForRunning,
   waitForUnschedulable,
 } from "../../testing/kubectl-scenarios.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 
 // The living cluster driven the way a user drives it: the real `gantry up` (scheduler,
 // controllers, emulated kubelets) and the real kubectl, unmodified. Each group of scenarios
@@ -367,4 +368,8 @@ describe("cluster scenarios with kubectl against gantry up", { concurrency: true
       );
     });
   });
+
+  // The groups run side by side, so one group's gantry is still up while the other's after hook
+  // runs: the whole file is checked once, after both groups have stopped theirs.
+  ensureNoLeaksAfterSuite();
 });

@@ -24,6 +24,9 @@ import {
   singleClusterQueueSetup,
   startGantry,
 } from "../../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
+
+ensureNoLeaksInEachTest();
 
 function ok(result: KubectlResult, what: string): string {
   assert.equal(result.code, 0, `${what} failed (exit ${result.code}):\n${result.stderr}`);

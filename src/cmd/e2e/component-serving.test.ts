@@ -14,7 +14,10 @@ import {
   startComponentProcess,
   startGantry,
 } from "../../testing/gantry-process.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { freePort } from "../../testing/ports.ts";
+
+ensureNoLeaksInEachTest();
 
 async function get(url: string): Promise<{ status: number; body: string }> {
   const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });

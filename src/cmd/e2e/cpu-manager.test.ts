@@ -5,6 +5,9 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { discoverTopology, readTopology } from "../../kubelet/index.ts";
 import { eventually, kubectl, runGantry, startGantry } from "../../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
+
+ensureNoLeaksInEachTest();
 
 const node = "epyc-0";
 const config = `apiVersion: gantry.dev/v1alpha1

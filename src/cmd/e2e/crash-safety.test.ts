@@ -8,6 +8,9 @@ import { rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { test } from "node:test";
 import { type GantryProcess, startGantry } from "../../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
+
+ensureNoLeaksInEachTest();
 
 const namespace = "crash";
 const writers = 8;

@@ -13,6 +13,9 @@ import {
   runGantry,
   startGantry,
 } from "../../testing/gantry-process.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
+
+ensureNoLeaksInEachTest();
 
 function ok(result: KubectlResult, what: string): string {
   assert.equal(

@@ -3,6 +3,9 @@ import { test } from "node:test";
 import { stringify } from "yaml";
 import type { Pod, PodGroup } from "../../api/index.ts";
 import { eventually, kubectl, startGantry } from "../../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
+
+ensureNoLeaksInEachTest();
 
 // The issue's LeaderWorkerSet scenario through the gang scheduler: the real `gantry up` on 4
 // nodes and kubectl 1.33. Each pod asks for 900m of a node's 4 CPUs, so a group of 4 fits on

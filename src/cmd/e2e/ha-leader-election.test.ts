@@ -17,6 +17,9 @@ import {
 } from "../../client/index.ts";
 import { eventually } from "../../testing/eventually.ts";
 import { startComponentProcess, startGantry } from "../../testing/gantry-process.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
+
+ensureNoLeaksInEachTest();
 
 const namespace = "ha-scheduling";
 const pods = 40;

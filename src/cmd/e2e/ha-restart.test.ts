@@ -30,6 +30,9 @@ import {
   startComponentProcess,
   startGantry,
 } from "../../testing/gantry-process.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
+
+ensureNoLeaksInEachTest();
 
 const namespace = "ha-restart";
 const replicas = 3;

@@ -6,6 +6,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { startEtcd } from "../../testing/etcd.ts";
 import { type KubectlResult, kubectl, startGantry } from "../../testing/gantry-process.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
+
+ensureNoLeaksInEachTest();
 
 function ok(result: KubectlResult, what: string): string {
   assert.equal(

@@ -6,6 +6,7 @@ import { after, before, describe, test } from "node:test";
 import type { Event, ReplicaSet } from "../../api/index.ts";
 import { eventually, type GantryProcess, startGantry } from "../../testing/index.ts";
 import { cliFor, current, type List, oldest, pollMs } from "../../testing/kubectl-scenarios.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 
 const restrictedReasons =
   "allowPrivilegeEscalation != false, unrestricted capabilities, runAsNonRoot != true, seccompProfile";
@@ -54,6 +55,7 @@ describe("gantry up: PodSecurity admission with kubectl", () => {
   after(async () => {
     await gantry[Symbol.asyncDispose]();
   });
+  ensureNoLeaksAfterSuite();
 
   for (const version of [oldest, current]) {
     const cli = cliFor(() => gantry, version);
@@ -262,6 +264,7 @@ plugins:
     await gantry[Symbol.asyncDispose]();
     rmSync(scratch, { recursive: true, force: true });
   });
+  ensureNoLeaksAfterSuite();
 
   test("the configured default enforces baseline where no label says otherwise; exempt namespaces pass", async () => {
     await cli.ok(["create", "namespace", "unlabelled"]);

@@ -3,6 +3,7 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { type GantryProcess, startGantry } from "../../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 
 /** Debian's python3-kubernetes (22.6), installed by .ci/run. */
 const python = "/usr/bin/python3";
@@ -56,6 +57,7 @@ describe("python3-kubernetes 22.6 against gantry up", () => {
   after(async () => {
     await gantry[Symbol.asyncDispose]();
   });
+  ensureNoLeaksAfterSuite();
 
   const cases = [
     {
@@ -194,6 +196,7 @@ describe("python3-kubernetes 22.6 against gantry up --tls", () => {
   after(async () => {
     await gantry[Symbol.asyncDispose]();
   });
+  ensureNoLeaksAfterSuite();
 
   test("load_kube_config: https with the kubeconfig's CA and client certificate lists, creates and reads", async () => {
     const result = await runScript("tls_smoke.py", [gantry.kubeconfig]);

@@ -9,6 +9,9 @@ import {
   singleClusterQueueSetup,
   startGantry,
 } from "../../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
+
+ensureNoLeaksInEachTest();
 
 function ok(result: KubectlResult, what: string): string {
   assert.equal(

@@ -2,7 +2,10 @@ import assert from "node:assert/strict";
 import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import test from "node:test";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { type KubeletEndpoints, newKubeletServer, nodeNameOfHost } from "./kubelet-server.ts";
+
+ensureNoLeaksInEachTest();
 
 const endpoints: KubeletEndpoints = {
   isRunning: (node) => (node === "n1" ? true : node === "down" ? false : undefined),

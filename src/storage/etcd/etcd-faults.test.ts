@@ -2,9 +2,12 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { startEtcd } from "../../testing/etcd.ts";
 import { eventually } from "../../testing/eventually.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { expectStorageError, openProbe } from "../conformance-helpers.ts";
 import { type Revision, StorageError, type WatchEvent } from "../storage.ts";
 import { openEtcdStorage } from "./etcd-storage.ts";
+
+ensureNoLeaksInEachTest();
 
 const p = "/registry/things/";
 const value = (n: number) => ({ kind: "Thing", spec: { n } });

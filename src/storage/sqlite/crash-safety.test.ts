@@ -7,8 +7,11 @@ import { createInterface } from "node:readline";
 import { after, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import type { Revision, WatchEvent } from "../storage.ts";
 import { openSqliteStorage } from "./sqlite-storage.ts";
+
+ensureNoLeaksInEachTest();
 
 const dir = mkdtempSync(join(tmpdir(), "gantry-crash-"));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,8 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import Database from "better-sqlite3";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { storageConformance } from "../conformance.ts";
 import { openSqliteStorage } from "./sqlite-storage.ts";
+
+ensureNoLeaksInEachTest();
 
 const dir = mkdtempSync(join(tmpdir(), "gantry-sqlite-"));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,9 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import Database from "better-sqlite3";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { prepareStatements } from "./statements.ts";
 import type { WriteDone, WriteOp } from "./write-ops.ts";
 import { startWriterThread, WriterThreadError } from "./writer-thread.ts";
+
+ensureNoLeaksInEachTest();
 
 const dir = mkdtempSync(join(tmpdir(), "gantry-writer-"));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -9,6 +9,7 @@ import {
 } from "node:http2";
 import { createServer as createTcpServer, type Server, type Socket } from "node:net";
 import { after, before, describe, test } from "node:test";
+import { ensureNoLeaksAfterSuite, ensureNoLeaksInEachTest } from "../../../testing/leak-check.ts";
 import { freePort } from "../../../testing/ports.ts";
 import { GrpcChannel } from "./channel.ts";
 import { FrameParser, frameMessage } from "./framing.ts";
@@ -87,6 +88,7 @@ describe("GrpcChannel against an HTTP/2 server", () => {
     for (const session of fake.sessions) session.destroy();
     fake.server.close();
   });
+  ensureNoLeaksAfterSuite();
   const soon = (): number => Date.now() + 5000;
 
   test("unary: POSTs a framed message with gRPC headers and reads the framed answer", async () => {
@@ -217,6 +219,8 @@ describe("GrpcChannel against an HTTP/2 server", () => {
 });
 
 describe("GrpcChannel without a server", () => {
+  ensureNoLeaksInEachTest();
+
   test("a refused connection is UNAVAILABLE and surely not sent", async () => {
     const port = await freePort();
     const channel = new GrpcChannel({ url: `http://127.0.0.1:${port}` });
