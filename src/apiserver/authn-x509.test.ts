@@ -13,6 +13,7 @@ import {
   type TestCertificate,
   type TestCertificateOptions,
 } from "../testing/certificates.ts";
+import { ensureNoLeaksAfterSuite, ensureNoLeaksInEachTest } from "../testing/leak-check.ts";
 import { anonymousUser, type User } from "./authn.ts";
 import {
   type ClientCertificateResult,
@@ -21,6 +22,8 @@ import {
   verifyClientCertificate,
   withClientCertificates,
 } from "./authn-x509.ts";
+
+ensureNoLeaksInEachTest();
 
 const hour = 60 * 60 * 1000;
 const now = new Date();
@@ -318,6 +321,7 @@ describe("newClientCertificateAuthenticator over a real TLS connection", () => {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
+  ensureNoLeaksAfterSuite();
 
   const ask = (client?: TestCertificate): Promise<unknown> =>
     new Promise((resolve, reject) => {

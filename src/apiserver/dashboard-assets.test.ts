@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { ensureNoLeaksAfterSuite } from "../testing/leak-check.ts";
 import {
   bundlePathOf,
   dashboardNotBuiltMessage,
@@ -74,6 +75,7 @@ describe("dashboard assets", () => {
     await server.close();
     rmSync(root, { recursive: true, force: true });
   });
+  ensureNoLeaksAfterSuite();
 
   const pages = [
     { name: "/ui/ is index.html, revalidated every time", path: "/ui/" },

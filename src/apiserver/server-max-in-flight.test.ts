@@ -5,10 +5,13 @@ import { test } from "node:test";
 import { Gauge, Registry } from "prom-client";
 import { builtInKinds, qosClassOf } from "../api/index.ts";
 import { newMemoryStorage } from "../storage/index.ts";
+import { ensureNoLeaksInEachTest } from "../testing/leak-check.ts";
 import { discardLogger, seededRandom, systemClock } from "../util/index.ts";
 import { admit } from "./admission/index.ts";
 import { ApiServer } from "./api-server.ts";
 import { newAnonymousAuthenticator } from "./authn.ts";
+
+ensureNoLeaksInEachTest();
 
 /** A point a request stops at until the test opens it; `reached` settles once one is there. */
 interface Gate {

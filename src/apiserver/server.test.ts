@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { connect } from "node:net";
 import { test } from "node:test";
+import { ensureNoLeaksInEachTest } from "../testing/leak-check.ts";
 import { startTestServer } from "./crd/test-fixtures.ts";
+
+ensureNoLeaksInEachTest();
 
 /** Sends one raw HTTP/1.1 request and resolves with the whole answer. */
 function rawRequest(url: string, head: string): Promise<string> {

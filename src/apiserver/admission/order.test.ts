@@ -2,12 +2,15 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { builtInKinds, defaultTolerations, qosClassOf } from "../../api/index.ts";
 import { newMemoryStorage } from "../../storage/index.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { discardLogger, seededRandom, systemClock } from "../../util/index.ts";
 import { ApiServer } from "../api-server.ts";
 import { newAnonymousAuthenticator } from "../authn.ts";
 import { type AdmissionPlugin, admit } from "./admission.ts";
 import { admissionPluginOrder, orderAdmissionPlugins } from "./order.ts";
 import { newGangAdmission } from "./plugins/gang-admission.ts";
+
+ensureNoLeaksInEachTest();
 
 const named = (name: string): AdmissionPlugin => ({
   name,

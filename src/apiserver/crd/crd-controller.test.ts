@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { makeWidgetCrd } from "../../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { type Reply, startTestServer, type TestServer } from "./test-fixtures.ts";
+
+ensureNoLeaksInEachTest();
 
 /** Decoded JSON of a reply. */
 type J = Reply["body"];

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { makeWidgetCrd } from "../../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 import { type Reply, startTestServer, type TestServer } from "./test-fixtures.ts";
 
 // CRD validation ratcheting (KEP-4008) through the API server: a widget stored under a looser
@@ -45,6 +46,7 @@ before(async () => {
 after(async () => {
   await s[Symbol.asyncDispose]();
 });
+ensureNoLeaksAfterSuite();
 
 async function current(): Promise<J> {
   const reply = await s.request("GET", `${widgets}/w1`);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { makeWidgetCrd } from "../../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 import { type Reply, startTestServer, type TestServer } from "./test-fixtures.ts";
 
 /** Decoded JSON of a reply. */
@@ -52,6 +53,7 @@ before(async () => {
 after(async () => {
   await s[Symbol.asyncDispose]();
 });
+ensureNoLeaksAfterSuite();
 
 function widget(name: string, spec: Record<string, unknown>): Record<string, unknown> {
   return { apiVersion: "example.com/v1", kind: "Widget", metadata: { name }, spec };

@@ -2,7 +2,10 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { test } from "node:test";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { startTestServer } from "../crd/test-fixtures.ts";
+
+ensureNoLeaksInEachTest();
 
 function nodeAt(name: string, port: number, address = "127.0.0.1"): object {
   return {

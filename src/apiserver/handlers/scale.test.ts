@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { KubeObject, ScaleSubresource } from "../../api/index.ts";
 import { eventually, makeWidgetCrd } from "../../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 import { type Reply, startTestServer, type TestServer } from "../crd/test-fixtures.ts";
 import { builtInScaleSelector, readPath, scaleOf, writePath } from "./scale.ts";
 
@@ -176,6 +177,7 @@ before(async () => {
 after(async () => {
   await s[Symbol.asyncDispose]();
 });
+ensureNoLeaksAfterSuite();
 
 const template = {
   metadata: { labels: { app: "web" } },

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { startTestServer } from "../crd/test-fixtures.ts";
+
+ensureNoLeaksInEachTest();
 
 const reportedStatus = {
   capacity: { cpu: "4", memory: "16Gi", pods: "110" },

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Namespace } from "../../api/index.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 import { systemClock } from "../../util/index.ts";
 import { type Reply, startTestServer, type TestServer } from "../crd/test-fixtures.ts";
 import { namespaceStrategy } from "./namespace-strategy.ts";
@@ -86,6 +87,7 @@ before(async () => {
 after(async () => {
   await s[Symbol.asyncDispose]();
 });
+ensureNoLeaksAfterSuite();
 
 let names = 0;
 

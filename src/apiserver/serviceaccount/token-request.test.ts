@@ -6,6 +6,7 @@ import { after, before, describe, test } from "node:test";
 import { builtInKinds, qosClassOf } from "../../api/index.ts";
 import { newMemoryStorage } from "../../storage/index.ts";
 import { FakeClock } from "../../testing/index.ts";
+import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 import { discardLogger, seededRandom } from "../../util/index.ts";
 import { ApiServer } from "../api-server.ts";
 import { newAnonymousAuthenticator } from "../authn.ts";
@@ -148,6 +149,7 @@ describe("POST serviceaccounts/NAME/token", () => {
   after(async () => {
     await env.close();
   });
+  ensureNoLeaksAfterSuite();
 
   test("an empty spec gets an hour's token for the API server's audience", async () => {
     const reply = await env.request("POST", tokenPath("ci"), tokenRequest());

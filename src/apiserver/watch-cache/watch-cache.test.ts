@@ -7,9 +7,12 @@ import {
   type WatchEvent,
 } from "../../storage/index.ts";
 import { eventually } from "../../testing/index.ts";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { discardLogger, type JsonObject } from "../../util/index.ts";
 import type { CacheEvent } from "./resource-cache.ts";
 import { WatchCache } from "./watch-cache.ts";
+
+ensureNoLeaksInEachTest();
 
 /**
  * A storage whose watch can be cut as etcd's is during an outage: while `outage` is set, events

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { type AddressInfo, connect, type Socket } from "node:net";
 import { afterEach, describe, test } from "node:test";
+import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { frameLine } from "./event-frame.ts";
 import { EventWriter } from "./event-writer.ts";
 
@@ -16,6 +17,8 @@ afterEach(async () => {
   );
   server = undefined;
 });
+
+ensureNoLeaksInEachTest();
 
 async function serve(handler: Handler): Promise<number> {
   const errors: unknown[] = [];

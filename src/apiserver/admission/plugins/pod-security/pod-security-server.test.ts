@@ -2,7 +2,10 @@
 // dry-run namespace relabelling, workloads and gated pods.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { ensureNoLeaksInEachTest } from "../../../../testing/leak-check.ts";
 import { startTestServer } from "../../../crd/test-fixtures.ts";
+
+ensureNoLeaksInEachTest();
 
 const restrictedDetail =
   'allowPrivilegeEscalation != false (container "c" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "c" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "c" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "c" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")';
