@@ -5,6 +5,10 @@ export {
   type EtcdTlsCredentials,
   openEtcdStorage,
 } from "./etcd/etcd-storage.ts";
+// The protobuf wire writer of the etcd client, which the API server also uses for the one
+// protobuf document it serves (/openapi/v2). It is Node-only (Buffer), so it is not in util/,
+// which the dashboard's browser code compiles.
+export { ProtoReader, ProtoWriter } from "./etcd/grpc/protobuf.ts";
 export {
   type MemoryStorage,
   type MemoryStorageOptions,

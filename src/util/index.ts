@@ -13,7 +13,6 @@ export {
   type Logger,
   newJsonLogger,
 } from "./logger.ts";
-export { ProtoReader, ProtoWriter, varintSize } from "./protobuf.ts";
 export { type Random, seededRandom, systemRandom } from "./random.ts";
 export { lowerBound, SortedKeys } from "./sorted-keys.ts";
 export {

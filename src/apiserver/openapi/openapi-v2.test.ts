@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { ProtoReader } from "../../storage/index.ts";
 import { makeWidgetCrd, startTestApiServer, type TestApiServer } from "../../testing/index.ts";
 import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
-import { ProtoReader } from "../../util/index.ts";
 import { negotiateSwagger, swaggerMediaTypes } from "./openapi-v2.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Schema } from "../../api/index.ts";
-import { ProtoWriter } from "../../util/index.ts";
+import { ProtoWriter } from "../../storage/index.ts";
 import { serverVersion } from "../discovery/discovery.ts";
 import { parseAccept } from "../http/accept.ts";
 import type { ResourceRegistry } from "../registry/resource-registry.ts";

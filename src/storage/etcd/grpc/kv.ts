@@ -1,4 +1,3 @@
-import { ProtoReader } from "../../../util/index.ts";
 import type { GrpcChannel, GrpcStream } from "./channel.ts";
 import {
   type CompactionRequest,
@@ -26,6 +25,7 @@ import {
   type WatchRequest,
   type WatchResponse,
 } from "./messages.ts";
+import { ProtoReader } from "./protobuf.ts";
 import { type GrpcError, Status } from "./status.ts";
 
 /** Per-call options: the deadline, in ms since the epoch. */

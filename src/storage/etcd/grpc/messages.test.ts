@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { type EtcdCluster, startEtcd } from "../../../testing/etcd.ts";
 import { ensureNoLeaksAfterSuite } from "../../../testing/leak-check.ts";
-import { ProtoReader } from "../../../util/index.ts";
 import { GrpcChannel } from "./channel.ts";
 import { newKVClient, openWatch } from "./kv.ts";
 import {
@@ -17,6 +16,7 @@ import {
   readWatchResponse,
   type WatchResponse,
 } from "./messages.ts";
+import { ProtoReader } from "./protobuf.ts";
 
 const b = (text: string): Buffer => Buffer.from(text);
 /** An encoded request without the 5 bytes left for the gRPC frame header. */

@@ -5,8 +5,8 @@
  * (cluster and member ids, raft term, leases) are skipped when decoding.
  */
 
-import { type ProtoReader, ProtoWriter } from "../../../util/index.ts";
 import { frameHeaderBytes } from "./framing.ts";
+import { type ProtoReader, ProtoWriter } from "./protobuf.ts";
 
 /** mvccpb.KeyValue. */
 export interface KeyValue {
