@@ -55,6 +55,7 @@ export const controllerRevisionsResource = ref(
   true,
 );
 export const jobsResource = ref("batch", "v1", "jobs", "Job", true);
+export const cronJobsResource = ref("batch", "v1", "cronjobs", "CronJob", true);
 export const leasesResource = ref("coordination.k8s.io", "v1", "leases", "Lease", true);
 export const podDisruptionBudgetsResource = ref(
   "policy",
@@ -110,6 +111,7 @@ export const builtInResources: readonly ResourceRef[] = Object.freeze([
   statefulSetsResource,
   daemonSetsResource,
   jobsResource,
+  cronJobsResource,
   leasesResource,
   podDisruptionBudgetsResource,
   priorityClassesResource,

@@ -8,6 +8,7 @@ export {
   type Client,
   configMapsResource,
   controllerRevisionsResource,
+  cronJobsResource,
   customResourceDefinitionsResource,
   type DeleteCollectionOptions,
   type DeleteOptions,

@@ -70,6 +70,7 @@ const isReady = (pod: Pod | undefined): boolean =>
 test("startComponents: the controller manager runs every controller gantry up lists", () => {
   assert.deepEqual([...controllerNames].sort(), [
     "clusterrole-aggregation",
+    "cronjob",
     "daemonset",
     "deployment",
     "disruption",

@@ -5,6 +5,7 @@
 import type { Client, InformerFactory } from "../client/index.ts";
 import type { Clock, Logger, Random } from "../util/index.ts";
 import { newClusterRoleAggregationController } from "./clusterrole-aggregation/index.ts";
+import { newCronJobController } from "./cron-job/index.ts";
 import { newDaemonSetController } from "./daemon-set/index.ts";
 import { newDeploymentController } from "./deployment/index.ts";
 import { type DisruptionMetrics, newDisruptionController } from "./disruption/index.ts";
@@ -48,6 +49,7 @@ export const controllerNames = [
   "statefulset",
   "daemonset",
   "job",
+  "cronjob",
   "ttl-after-finished",
   "nodelifecycle",
   "taint-eviction-controller",
@@ -76,7 +78,7 @@ export interface ControllerManagerOptions {
   readonly controllers?: readonly ControllerName[];
   /**
    * Workers per controller. @default upstream's --concurrent-*-syncs: 5 replicaset,
-   * replicationcontroller, deployment, statefulset, job, ttl-after-finished; 2 daemonset;
+   * replicationcontroller, deployment, statefulset, job, cronjob, ttl-after-finished; 2 daemonset;
    * 10 namespace; 20 garbagecollector; 8 nodelifecycle and taint-eviction-controller (upstream's
    * fixed worker counts); 2 podgc
    */
@@ -116,6 +118,7 @@ const components: Readonly<Record<ControllerName, string>> = {
   statefulset: "statefulset-controller",
   daemonset: "daemonset-controller",
   job: "job-controller",
+  cronjob: "cronjob-controller",
   "ttl-after-finished": "ttl-after-finished-controller",
   nodelifecycle: "node-controller",
   "taint-eviction-controller": "taint-eviction-controller",
@@ -182,6 +185,8 @@ export function newControllerManager(
         return newDaemonSetController({ ...base, logger, events }, common);
       case "job":
         return newJobController({ ...base, logger, events }, common);
+      case "cronjob":
+        return newCronJobController({ ...base, logger, events }, common);
       case "ttl-after-finished":
         return newTtlAfterFinishedController({ ...base, logger }, common);
       case "nodelifecycle":

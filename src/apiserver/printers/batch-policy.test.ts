@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
+  cronJobPrinter,
   jobPrinter,
   leasePrinter,
   podDisruptionBudgetPrinter,
@@ -23,6 +24,32 @@ const cases: {
   object: Record<string, unknown>;
   want: TableCell[];
 }[] = [
+  {
+    name: "cronjob never scheduled, no time zone: <none> twice, the suspend flag, no active Jobs",
+    printer: cronJobPrinter,
+    object: {
+      metadata,
+      spec: { schedule: "*/5 * * * *", suspend: false, jobTemplate: { spec: { template } } },
+    },
+    want: ["x", "*/5 * * * *", "<none>", "False", 0, "<none>", "60m", "work", "busybox", "<none>"],
+  },
+  {
+    name: "cronjob with a zone, one active Job and a last schedule 2m ago; suspend unset",
+    printer: cronJobPrinter,
+    object: {
+      metadata,
+      spec: {
+        schedule: "@hourly",
+        timeZone: "Europe/Berlin",
+        jobTemplate: { spec: { template } },
+      },
+      status: {
+        active: [{ kind: "Job", name: "x-1" }],
+        lastScheduleTime: "2024-06-01T11:58:00Z",
+      },
+    },
+    want: ["x", "@hourly", "Europe/Berlin", "<unset>", 1, "2m", "60m", "work", "busybox", "<none>"],
+  },
   {
     name: "running job with completions and a live duration",
     printer: jobPrinter,

@@ -1,4 +1,4 @@
-// kubectl's columns for jobs (batch/v1, with the 1.30+ STATUS column), poddisruptionbudgets
+// kubectl's columns for jobs (batch/v1, with the 1.30+ STATUS column), cronjobs, poddisruptionbudgets
 // (policy/v1), leases (coordination.k8s.io/v1) and priorityclasses (scheduling.k8s.io/v1).
 
 import { humanAge, humanDuration } from "./human-duration.ts";
@@ -86,6 +86,76 @@ export const jobPrinter: TablePrinter = {
         names,
         images,
         formatSelectorAt(job, "spec", "selector"),
+      ],
+    };
+  },
+};
+
+/** `printBoolPtr`: `True`, `False`, or `<unset>`. */
+function boolPointer(value: unknown): string {
+  if (typeof value !== "boolean") return "<unset>";
+  return value ? "True" : "False";
+}
+
+/**
+ * Printer for cronjobs: NAME SCHEDULE TIMEZONE SUSPEND ACTIVE LAST SCHEDULE AGE, wide CONTAINERS
+ * IMAGES SELECTOR (of the job template).
+ */
+export const cronJobPrinter: TablePrinter = {
+  columns: [
+    nameColumn,
+    column(
+      "Schedule",
+      "string",
+      "The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.",
+    ),
+    column(
+      "Timezone",
+      "string",
+      "The time zone name for the given schedule, see https://en.wikipedia.org/wiki/List_of_tz_database_time_zones. If not specified, this will default to the time zone of the kube-controller-manager process. The set of valid time zone names and the time zone offset is loaded from the system-wide time zone database by the API server during CronJob validation and the controller manager during execution. If no system-wide time zone database can be found a bundled version of the database is used instead. If the time zone name becomes invalid during the lifetime of a CronJob or due to a change in host configuration, the controller will stop creating new new Jobs and will create a system event with the reason UnknownTimeZone. More information can be found in https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/#time-zones",
+    ),
+    column(
+      "Suspend",
+      "boolean",
+      "This flag tells the controller to suspend subsequent executions, it does not apply to already started executions. Defaults to false.",
+    ),
+    column("Active", "integer", "A list of pointers to currently running jobs."),
+    column(
+      "Last Schedule",
+      "string",
+      "Information when was the last time the job was successfully scheduled.",
+    ),
+    ageColumn,
+    ...containerColumns,
+    column(
+      "Selector",
+      "string",
+      "A label query over pods that should match the pod count. Normally, the system sets this field for you. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors",
+      { priority: 1 },
+    ),
+  ],
+  printRow: (cronJob, now) => {
+    const [names, images] = containerCells(
+      cronJob,
+      "spec",
+      "jobTemplate",
+      "spec",
+      "template",
+      "spec",
+    );
+    const lastSchedule = optStr(cronJob, "status", "lastScheduleTime");
+    return {
+      cells: [
+        nameOf(cronJob),
+        str(cronJob, "spec", "schedule"),
+        optStr(cronJob, "spec", "timeZone") ?? "<none>",
+        boolPointer(at(cronJob, "spec", "suspend")),
+        list(cronJob, "status", "active").length,
+        lastSchedule === undefined ? "<none>" : humanAge(lastSchedule, now),
+        age(cronJob, now),
+        names,
+        images,
+        formatSelectorAt(cronJob, "spec", "jobTemplate", "spec", "selector"),
       ],
     };
   },

@@ -21,6 +21,7 @@ const expectedKeys = [
   "apps/statefulsets",
   "apps/controllerrevisions",
   "apps/daemonsets",
+  "batch/cronjobs",
   "batch/jobs",
   "policy/poddisruptionbudgets",
   "coordination.k8s.io/leases",

@@ -6,6 +6,7 @@ import {
   statefulSetPrinter,
 } from "./apps.ts";
 import {
+  cronJobPrinter,
   jobPrinter,
   leasePrinter,
   podDisruptionBudgetPrinter,
@@ -57,6 +58,7 @@ export function builtInPrinters(): ReadonlyMap<string, TablePrinter> {
     ["apps/daemonsets", daemonSetPrinter],
     ["apps/controllerrevisions", controllerRevisionPrinter],
     ["batch/jobs", jobPrinter],
+    ["batch/cronjobs", cronJobPrinter],
     ["policy/poddisruptionbudgets", podDisruptionBudgetPrinter],
     ["coordination.k8s.io/leases", leasePrinter],
     ["rbac.authorization.k8s.io/roles", rolePrinter],

@@ -399,6 +399,54 @@ for (const version of ["1.27", "1.30", "1.33"]) {
       assert.match(out, /FIELD:\s+image/);
     });
 
+    test("create cronjob, get cronjobs, create job --from=cronjob (protobuf bodies on 1.32+)", async () => {
+      ok(
+        await run([
+          "-n",
+          ns,
+          "create",
+          "cronjob",
+          "nightly",
+          "--image=busybox",
+          "--schedule=0 3 * * *",
+          "--",
+          "echo",
+          "hi",
+        ]),
+        "create cronjob",
+      );
+      const table = ok(await run(["-n", ns, "get", "cronjobs"]), "get cronjobs");
+      assert.match(
+        table,
+        /^NAME\s+SCHEDULE\s+TIMEZONE\s+SUSPEND\s+ACTIVE\s+LAST SCHEDULE\s+AGE\s*$/m,
+      );
+      assert.match(table, /^nightly\s+0 3 \* \* \*\s+<none>\s+False\s+0\s+<none>\s+\S+\s*$/m);
+      ok(await run(["-n", ns, "create", "job", "by-hand", "--from=cronjob/nightly"]), "--from");
+      const job = JSON.parse(
+        ok(await run(["-n", ns, "get", "job", "by-hand", "-o", "json"]), "get job"),
+      );
+      assert.equal(job.metadata.annotations["cronjob.kubernetes.io/instantiate"], "manual");
+      assert.equal(job.metadata.ownerReferences[0].kind, "CronJob");
+      assert.deepEqual(
+        job.spec.template.spec.containers[0].args ?? job.spec.template.spec.containers[0].command,
+        ["echo", "hi"],
+      );
+      const bad = await run([
+        "-n",
+        ns,
+        "create",
+        "cronjob",
+        "bad",
+        "--image=busybox",
+        "--schedule=61 * * * *",
+      ]);
+      assert.notEqual(bad.code, 0, "a minute of 61 is refused");
+      assert.match(
+        bad.stderr,
+        /CronJob\.batch "bad" is invalid: spec\.schedule: Invalid value: "61 \* \* \* \*": end of range \(61\) above maximum \(59\): 61/,
+      );
+    });
+
     test("kind: List files are created, and validated against /openapi/v2, without flags", async () => {
       const list = (suffix: string, extra: string): string =>
         `apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: listed-a${suffix}, namespace: ${ns}}\n${extra}- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: listed-b${suffix}, namespace: ${ns}}\n`;

@@ -1,5 +1,24 @@
 // The public surface of batch/v1.
 export {
+  type ConcurrencyPolicy,
+  type CronJob,
+  type CronJobSpec,
+  type CronJobStatus,
+  cronJobInstantiateAnnotation,
+  cronJobScheduledTimestampAnnotation,
+  type JobTemplateSpec,
+} from "./cron-job.ts";
+export { defaultCronJob } from "./cron-job-defaults.ts";
+export { cronJobDefinitions } from "./cron-job-schema.ts";
+export { validateCronJob, validateCronJobUpdate } from "./cron-job-validation.ts";
+export {
+  type CronSchedule,
+  mostRecentScheduleTime,
+  nextScheduleTime,
+  parseCronSchedule,
+  validateTimeZone,
+} from "./cron-schedule.ts";
+export {
   type CompletionMode,
   controllerUidLabel,
   gangSchedulingAnnotation,
@@ -22,5 +41,10 @@ export {
 } from "./job.ts";
 export { defaultJob, generateJobSelector } from "./job-defaults.ts";
 export { batchName, jobDefinitions } from "./job-schema.ts";
-export { validateJob, validateJobSpec, validateJobUpdate } from "./job-validation.ts";
-export { batchV1Definitions, batchV1Kinds, jobKind } from "./kinds.ts";
+export {
+  validateJob,
+  validateJobSpec,
+  validateJobTemplateSpec,
+  validateJobUpdate,
+} from "./job-validation.ts";
+export { batchV1Definitions, batchV1Kinds, cronJobKind, jobKind } from "./kinds.ts";

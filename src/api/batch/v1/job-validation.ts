@@ -84,7 +84,44 @@ export function validateJobUpdate(job: Job, old: Job): FieldErrorList {
   return errs;
 }
 
+/** `ValidateJobSpec`: the fields every Job spec must satisfy, and a selector matching the template. */
 export function validateJobSpec(spec: JobSpec, path: FieldPath): FieldErrorList {
+  const errs = validateJobSpecFields(spec, path);
+  if (spec.selector === undefined) {
+    errs.push(required(path.child("selector")));
+  } else {
+    errs.push(...validateLabelSelector(spec.selector, path.child("selector")));
+  }
+  const labels = spec.template?.metadata?.labels;
+  if (selectorMatchesLabels(spec.selector, labels) === false) {
+    errs.push(selectorMismatch(path.child("template", "metadata", "labels"), labels));
+  }
+  return errs;
+}
+
+/**
+ * `ValidateJobTemplateSpec`: a CronJob's job template, whose selector the Job controller
+ * generates for each Job, so none may be given.
+ */
+export function validateJobTemplateSpec(spec: JobSpec, path: FieldPath): FieldErrorList {
+  const errs = validateJobSpecFields(spec, path);
+  if (spec.selector !== undefined) {
+    errs.push(
+      invalidRaw(
+        path.child("selector"),
+        goLabelSelector(spec.selector),
+        "`selector` will be auto-generated",
+      ),
+    );
+  }
+  if (spec.manualSelector === true) {
+    errs.push(notSupported(path.child("manualSelector"), true, ["nil", "false"]));
+  }
+  return errs;
+}
+
+/** Upstream's unexported `validateJobSpec`: everything but the selector. */
+function validateJobSpecFields(spec: JobSpec, path: FieldPath): FieldErrorList {
   const errs = validateNonnegative(spec.parallelism, path.child("parallelism"));
   errs.push(...validateNonnegative(spec.completions, path.child("completions")));
   errs.push(
@@ -146,16 +183,7 @@ export function validateJobSpec(spec: JobSpec, path: FieldPath): FieldErrorList 
       );
     }
   }
-  if (spec.selector === undefined) {
-    errs.push(required(path.child("selector")));
-  } else {
-    errs.push(...validateLabelSelector(spec.selector, path.child("selector")));
-  }
   const template = spec.template ?? {};
-  const labels = template.metadata?.labels;
-  if (selectorMatchesLabels(spec.selector, labels) === false) {
-    errs.push(selectorMismatch(path.child("template", "metadata", "labels"), labels));
-  }
   errs.push(...validatePodTemplate(template, path.child("template")));
   const restartPolicy = template.spec?.restartPolicy;
   const rp = path.child("template", "spec", "restartPolicy");

@@ -2,13 +2,17 @@
 import { externalDefinitions } from "../../apps/v1/core-adapter.ts";
 import type { SchemaRoot } from "../../schema/schema.ts";
 import { allVerbs, type KindDefinition } from "../../scheme.ts";
+import type { CronJob } from "./cron-job.ts";
+import { defaultCronJob } from "./cron-job-defaults.ts";
+import { cronJobDefinitions } from "./cron-job-schema.ts";
+import { validateCronJob, validateCronJobUpdate } from "./cron-job-validation.ts";
 import type { Job } from "./job.ts";
 import { defaultJob } from "./job-defaults.ts";
 import { batchName, jobDefinitions } from "./job-schema.ts";
 import { validateJob, validateJobUpdate } from "./job-validation.ts";
 
 /** Every named schema definition of `batch/v1`. */
-export const batchV1Definitions = { ...jobDefinitions };
+export const batchV1Definitions = { ...jobDefinitions, ...cronJobDefinitions };
 
 function root(name: string): SchemaRoot {
   const definitions = { ...externalDefinitions(), ...batchV1Definitions };
@@ -38,5 +42,24 @@ export const jobKind: KindDefinition<Job> = {
   selectableFields: (job) => ({ "status.successful": String(job.status?.succeeded ?? 0) }),
 };
 
+export const cronJobKind: KindDefinition<CronJob> = {
+  group: "batch",
+  version: "v1",
+  kind: "CronJob",
+  listKind: "CronJobList",
+  resource: "cronjobs",
+  singular: "cronjob",
+  namespaced: true,
+  shortNames: ["cj"],
+  categories: ["all"],
+  verbs: allVerbs,
+  schema: root(batchName("CronJob")),
+  tracksGeneration: true,
+  subresources: { status: true },
+  applyDefaults: defaultCronJob,
+  validate: validateCronJob,
+  validateUpdate: validateCronJobUpdate,
+};
+
 /** Every served `batch/v1` kind. */
-export const batchV1Kinds = [jobKind] as const;
+export const batchV1Kinds = [jobKind, cronJobKind] as const;
