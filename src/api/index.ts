@@ -105,6 +105,7 @@ export {
   jobNameLabel,
   legacyControllerUidLabel,
   legacyJobNameLabel,
+  loadLocationError,
   mostRecentScheduleTime,
   nextScheduleTime,
   parseCronSchedule,

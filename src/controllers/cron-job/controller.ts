@@ -10,11 +10,11 @@ import {
   type CronSchedule,
   cronJobScheduledTimestampAnnotation,
   type Job,
+  loadLocationError,
   mostRecentScheduleTime,
   nextScheduleTime,
   type ObjectReference,
   parseCronSchedule,
-  validateTimeZone,
 } from "../../api/index.ts";
 import {
   type Client,
@@ -152,7 +152,7 @@ export function newCronJobController(
     if (cronJob.metadata.deletionTimestamp !== undefined) return done;
     const zone = cronJob.spec.timeZone;
     if (zone !== undefined) {
-      const problem = validateTimeZone(zone);
+      const problem = loadLocationError(zone);
       if (problem !== undefined) {
         record(cronJob, "Warning", "UnknownTimeZone", `invalid timeZone: "${zone}": ${problem}`);
         return done;

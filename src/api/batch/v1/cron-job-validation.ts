@@ -14,7 +14,7 @@ import {
   validateObjectMetaUpdate,
 } from "../../validation/meta.ts";
 import type { CronJob, CronJobSpec } from "./cron-job.ts";
-import { validateCronSchedule } from "./cron-schedule.ts";
+import { validateCronSchedule } from "./cron-validation.ts";
 import type { JobSpec } from "./job.ts";
 import { validateJobTemplateSpec } from "./job-validation.ts";
 

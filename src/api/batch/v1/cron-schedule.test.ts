@@ -1,15 +1,9 @@
 import assert from "node:assert/strict";
 import test from "node:test";
-import {
-  type CronSchedule,
-  type CronSpecSchedule,
-  loadLocationError,
-  mostRecentScheduleTime,
-  nextScheduleTime,
-  parseCronSchedule,
-  validateCronSchedule,
-  validateTimeZone,
-} from "./cron-schedule.ts";
+import { type CronSchedule, type CronSpecSchedule, parseCronSchedule } from "./cron-parse.ts";
+import { mostRecentScheduleTime, nextScheduleTime } from "./cron-schedule.ts";
+import { loadLocationError } from "./cron-time.ts";
+import { validateCronSchedule, validateTimeZone } from "./cron-validation.ts";
 
 const at = (iso: string): Date => new Date(iso);
 

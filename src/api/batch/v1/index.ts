@@ -11,13 +11,10 @@ export {
 export { defaultCronJob } from "./cron-job-defaults.ts";
 export { cronJobDefinitions } from "./cron-job-schema.ts";
 export { validateCronJob, validateCronJobUpdate } from "./cron-job-validation.ts";
-export {
-  type CronSchedule,
-  mostRecentScheduleTime,
-  nextScheduleTime,
-  parseCronSchedule,
-  validateTimeZone,
-} from "./cron-schedule.ts";
+export { type CronSchedule, parseCronSchedule } from "./cron-parse.ts";
+export { mostRecentScheduleTime, nextScheduleTime } from "./cron-schedule.ts";
+export { loadLocationError } from "./cron-time.ts";
+export { validateTimeZone } from "./cron-validation.ts";
 export {
   type CompletionMode,
   controllerUidLabel,
