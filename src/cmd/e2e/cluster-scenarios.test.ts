@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { Deployment, Event, Job, Node, Pod, ReplicaSet } from "../../api/index.ts";
+import type { CronJob, Deployment, Event, Job, Node, Pod, ReplicaSet } from "../../api/index.ts";
 import { eventually, type GantryProcess, startGantry } from "../../testing/index.ts";
 import {
   cliFor,
@@ -365,6 +365,59 @@ describe("cluster scenarios with kubectl against gantry up", { concurrency: true
         pods.items.map((p) => p.status?.phase),
         ["Succeeded", "Succeeded"],
         `the Job's pods: ${describePods(pods.items)}`,
+      );
+    });
+
+    test("CronJob: at the next minute a Job of 1 s pods runs and completes; the CronJob records it", {
+      timeout: 120_000,
+    }, async () => {
+      const ns = "cron";
+      await cli.ok(["create", "namespace", ns]);
+      await cli.apply([
+        {
+          apiVersion: "batch/v1",
+          kind: "CronJob",
+          metadata: { name: "tick", namespace: ns },
+          spec: {
+            schedule: "* * * * *",
+            jobTemplate: {
+              spec: {
+                template: {
+                  metadata: { annotations: { "gantry.dev/run-for": "1s" } },
+                  spec: {
+                    restartPolicy: "Never",
+                    containers: [{ name: "work", image: "busybox" }],
+                  },
+                },
+              },
+            },
+          },
+        },
+      ]);
+      const cronJob = await eventually(
+        async () => {
+          const got = await cli.get<CronJob>(["cronjob", "tick", "-n", ns]);
+          assert.ok(
+            got.status?.lastSuccessfulTime !== undefined,
+            `a run succeeded: ${JSON.stringify(got.status)}`,
+          );
+          return got;
+        },
+        100_000,
+        pollMs,
+      );
+      const scheduled = Date.parse(cronJob.status?.lastScheduleTime ?? "");
+      assert.equal(scheduled % 60_000, 0, "runs start on a whole minute");
+      const jobs = await cli.get<List<Job>>(["jobs", "-n", ns]);
+      const job = jobs.items.find((j) => j.metadata.name === `tick-${scheduled / 60_000}`);
+      assert.ok(
+        job !== undefined,
+        `the Job is named after its minute: ${jobs.items.map((j) => j.metadata.name)}`,
+      );
+      assert.equal(job.status?.succeeded, 1, "its pod succeeded");
+      assert.match(
+        await cli.ok(["describe", "cronjob", "tick", "-n", ns]),
+        /SuccessfulCreate\s+\S+\s+cronjob-controller\s+Created job tick-\d+/,
       );
     });
   });
