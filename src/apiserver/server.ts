@@ -30,6 +30,7 @@ import {
 } from "./flowcontrol/index.ts";
 import { handleNodeProxy } from "./handlers/node-proxy.ts";
 import { handlePatch } from "./handlers/patch.ts";
+import { handlePodLog } from "./handlers/pod-log.ts";
 import { handleGet, handleList, isWatchRequest } from "./handlers/read.ts";
 import { handleScale } from "./handlers/scale.ts";
 import type { HandlerDeps, RequestScope } from "./handlers/scope.ts";
@@ -399,6 +400,9 @@ async function serveSubresource(
     case "finalize":
       if (!extra.includes("finalize")) return unknownSubresource(scope);
       return handleFinalize(deps, scope);
+    case "log":
+      if (!extra.includes("log")) return unknownSubresource(scope);
+      return handlePodLog(deps, scope);
     case "token":
       if (!extra.includes("token") || deps.serviceAccountTokens === undefined) {
         return unknownSubresource(scope);

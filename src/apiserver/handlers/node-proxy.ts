@@ -52,7 +52,7 @@ export async function handleNodeProxy(scope: RequestScope): Promise<void> {
     upstream.on("error", (error: Error) =>
       reject(
         serviceUnavailable(
-          `error trying to reach service: dial tcp ${target.host}:${target.port}: ${reason(error)}`,
+          `error trying to reach service: dial tcp ${target.host}:${target.port}: ${dialReason(error)}`,
         ),
       ),
     );
@@ -60,7 +60,8 @@ export async function handleNodeProxy(scope: RequestScope): Promise<void> {
   });
 }
 
-function kubeletTarget(node: NodeShape): { host: string; port: number } | undefined {
+/** Where the node's kubelet listens (its preferred address and `daemonEndpoints` port). */
+export function kubeletTarget(node: NodeShape): { host: string; port: number } | undefined {
   const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port;
   if (port === undefined || port <= 0) return undefined;
   const addresses = node.status?.addresses ?? [];
@@ -71,7 +72,8 @@ function kubeletTarget(node: NodeShape): { host: string; port: number } | undefi
   return undefined;
 }
 
-function reason(error: Error): string {
+/** The dial error as Go's net package words it. */
+export function dialReason(error: Error): string {
   const code = (error as { code?: string }).code;
   return code === "ECONNREFUSED" ? "connect: connection refused" : error.message;
 }

@@ -399,6 +399,48 @@ for (const version of ["1.27", "1.30", "1.33"]) {
       assert.match(out, /FIELD:\s+image/);
     });
 
+    test("logs prints what the pod declared (gantry.dev/log), with --tail and --timestamps", async () => {
+      ok(
+        await run([
+          "-n",
+          ns,
+          "run",
+          "talker",
+          "--image=busybox",
+          "--annotations=gantry.dev/log=starting\nready\nserving",
+        ]),
+        "run talker",
+      );
+      ok(
+        await run(["-n", ns, "wait", "--for=condition=Ready", "pod/talker", "--timeout=60s"]),
+        "wait Ready",
+      );
+      assert.equal(
+        ok(await run(["-n", ns, "logs", "talker"]), "logs"),
+        "starting\nready\nserving\n",
+      );
+      assert.equal(ok(await run(["-n", ns, "logs", "talker", "--tail=1"]), "tail"), "serving\n");
+      assert.match(
+        ok(await run(["-n", ns, "logs", "talker", "--tail=1", "--timestamps"]), "timestamps"),
+        /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z serving\n$/,
+      );
+      const previous = await run(["-n", ns, "logs", "talker", "--previous"]);
+      assert.notEqual(previous.code, 0, "no previous instance");
+      assert.match(
+        previous.stderr,
+        /Error from server \(BadRequest\): previous terminated container "talker" in pod "talker" not found/,
+      );
+      const badTail = await run([
+        "get",
+        "--raw",
+        `/api/v1/namespaces/${ns}/pods/talker/log?tailLines=-1`,
+      ]);
+      assert.match(
+        badTail.stderr,
+        /PodLogOptions "talker" is invalid: tailLines: Invalid value: -1: must be greater than or equal to 0/,
+      );
+    });
+
     test("create cronjob, get cronjobs, create job --from=cronjob (protobuf bodies on 1.32+)", async () => {
       ok(
         await run([

@@ -1,19 +1,22 @@
 /**
  * One HTTP handler for every emulated kubelet of a fleet, virtual-hosted by node name: the
  * `Host` header (without a port) picks the node, as if each kubelet listened on its own address.
- * Serves the read-only endpoints `/spec/`, `/pods`, `/configz`, `/healthz`, `/metrics` and the
+ * Serves the read-only endpoints `/spec/`, `/pods`, `/configz`, `/healthz`, `/metrics`, the
  * PodResources API as JSON: `/podresources` (List) and `/podresources/allocatable`
- * (GetAllocatableResources).
+ * (GetAllocatableResources), and containers' logs at `/containerLogs/NAMESPACE/POD/CONTAINER`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Pod } from "../../api/index.ts";
+import type { DeepReadonly } from "../../util/index.ts";
 import { prometheusTextContentType } from "../internal/prometheus-text.ts";
+import { containerLog, containerLogOptions } from "./container-logs.ts";
 
 /** What the server reads from a fleet. Each lookup is `undefined` for a node it does not run. */
 export interface KubeletEndpoints {
   /** Whether the node's kubelet is up: `false` while it is failed, `undefined` if unknown. */
   isRunning(nodeName: string): boolean | undefined;
   spec(nodeName: string): unknown;
-  pods(nodeName: string): unknown;
+  pods(nodeName: string): { readonly items: readonly DeepReadonly<Pod>[] } | undefined;
   configz(nodeName: string): unknown;
   /** PodResources `List`: the node's active pods and their containers' exclusive CPUs. */
   podResources(nodeName: string): unknown;
@@ -87,7 +90,58 @@ export function newKubeletServer(
         send(res, 200, fleet.metrics(node) ?? "", prometheusTextContentType);
         return;
       default:
+        if (path.startsWith("/containerLogs/")) {
+          serveContainerLog(fleet, node, path, req, res);
+          return;
+        }
         send(res, 404, "404 page not found\n", "text/plain; charset=utf-8");
     }
   };
+}
+
+/** How often a followed log checks whether its container has stopped. */
+const followPollMs = 1000;
+
+/**
+ * `/containerLogs/NAMESPACE/POD/CONTAINER`: the log as text; 400 with the kubelet's message when
+ * the container has none (waiting, no previous instance). With `follow`, the answer stays open
+ * while the container runs (its declared output is all written at start) and ends when it stops
+ * or the reader goes.
+ */
+function serveContainerLog(
+  fleet: KubeletEndpoints,
+  node: string,
+  path: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
+  const [namespace = "", podName = "", container = ""] = path
+    .slice("/containerLogs/".length)
+    .split("/")
+    .map(decodeURIComponent);
+  const query = new URL(req.url ?? "/", "http://kubelet").searchParams;
+  const find = () =>
+    fleet
+      .pods(node)
+      ?.items.find((p) => p.metadata.namespace === namespace && p.metadata.name === podName);
+  const result = containerLog(find(), container, containerLogOptions(query, Date.now()));
+  if (result.status !== 200) {
+    send(res, result.status, result.message, "text/plain; charset=utf-8");
+    return;
+  }
+  const follow = query.get("follow") === "true" || query.get("follow") === "1";
+  if (!follow || !result.running) {
+    send(res, 200, result.text, "text/plain");
+    return;
+  }
+  res.writeHead(200, { "Content-Type": "text/plain" });
+  res.write(result.text);
+  const poll = setInterval(() => {
+    const now = containerLog(find(), container, { previous: false, timestamps: false });
+    if (now.status !== 200 || !now.running) {
+      clearInterval(poll);
+      res.end();
+    }
+  }, followPollMs);
+  res.on("close", () => clearInterval(poll));
 }
