@@ -28,6 +28,14 @@ function hasCondition(job: Obj, type: string): boolean {
   return c !== undefined && str(c, "status") === "True";
 }
 
+/** Wide SELECTOR of jobs and of cronjobs (their template's): `JobSpec.selector`'s description. */
+const jobSelectorColumn = column(
+  "Selector",
+  "string",
+  "A label query over pods that should match the pod count. Normally, the system sets this field for you. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors",
+  { priority: 1 },
+);
+
 /** The job STATUS cell, in upstream's precedence order. */
 export function jobStatus(job: Obj): string {
   if (hasCondition(job, "Complete")) return "Complete";
@@ -67,12 +75,7 @@ export const jobPrinter: TablePrinter = {
     column("Duration", "string", "Time required to complete the job."),
     ageColumn,
     ...containerColumns,
-    column(
-      "Selector",
-      "string",
-      "A label query over pods that should match the pod count. Normally, the system sets this field for you. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors",
-      { priority: 1 },
-    ),
+    jobSelectorColumn,
   ],
   printRow: (job, now) => {
     const [names, images] = containerCells(job, "spec", "template", "spec");
@@ -127,12 +130,7 @@ export const cronJobPrinter: TablePrinter = {
     ),
     ageColumn,
     ...containerColumns,
-    column(
-      "Selector",
-      "string",
-      "A label query over pods that should match the pod count. Normally, the system sets this field for you. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors",
-      { priority: 1 },
-    ),
+    jobSelectorColumn,
   ],
   printRow: (cronJob, now) => {
     const [names, images] = containerCells(

@@ -10,10 +10,9 @@ import {
 } from "../../client/index.ts";
 import { eventually, FakeClock, startClusterHarness } from "../../testing/index.ts";
 import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
-import { discardLogger, systemClock } from "../../util/index.ts";
+import { discardLogger, rfc3339, systemClock } from "../../util/index.ts";
 import { newEventRecorder } from "../framework/index.ts";
-import { jobNameFor } from "./controller.ts";
-import { newCronJobController } from "./index.ts";
+import { jobNameFor, newCronJobController } from "./index.ts";
 
 ensureNoLeaksInEachTest();
 
@@ -106,11 +105,11 @@ async function createCronJob(env: Env, name: string, spec: Partial<CronJob["spec
 
 /** Ends a Job as the Job controller would. */
 async function finishJob(env: Env, job: Job, type: "Complete" | "Failed", start: Date) {
-  const at = new Date(start.getTime() + 5000).toISOString().replace(/\.\d{3}Z$/, "Z");
+  const at = rfc3339(new Date(start.getTime() + 5000));
   await env.client.updateStatus<Job>(jobsResource, {
     ...job,
     status: {
-      startTime: start.toISOString().replace(/\.\d{3}Z$/, "Z"),
+      startTime: rfc3339(start),
       ...(type === "Complete" ? { completionTime: at, succeeded: 1 } : { failed: 1 }),
       conditions: [{ type, status: "True", lastTransitionTime: at, reason: "Test", message: "" }],
     },
@@ -140,7 +139,7 @@ test("CronJob controller: a Job per scheduled minute, named, annotated and owned
   assert.equal(job.metadata.labels?.["app"], "hello", "the template's labels");
   assert.equal(
     job.metadata.annotations?.["batch.kubernetes.io/cronjob-scheduled-timestamp"],
-    scheduled.toISOString().replace(/\.\d{3}Z$/, "Z"),
+    rfc3339(scheduled),
   );
   const status = await eventually(async () => {
     const s = (await env.cronJob("hello")).status;
@@ -148,7 +147,7 @@ test("CronJob controller: a Job per scheduled minute, named, annotated and owned
     return s;
   });
   assert.equal(status?.active?.[0]?.name, name);
-  assert.equal(status?.lastScheduleTime, scheduled.toISOString().replace(/\.\d{3}Z$/, "Z"));
+  assert.equal(status?.lastScheduleTime, rfc3339(scheduled));
   assert.deepEqual(await env.events("hello"), [`SuccessfulCreate: Created job ${name}`]);
 });
 
@@ -171,10 +170,7 @@ test("CronJob controller: a finished Job leaves the active list and sets lastSuc
     assert.ok(s?.lastSuccessfulTime !== undefined, "lastSuccessfulTime set");
     return s;
   });
-  assert.equal(
-    status?.lastSuccessfulTime,
-    new Date(scheduled.getTime() + 5000).toISOString().replace(/\.\d{3}Z$/, "Z"),
-  );
+  assert.equal(status?.lastSuccessfulTime, rfc3339(new Date(scheduled.getTime() + 5000)));
   assert.ok(
     (await env.events("done")).includes(
       `SawCompletedJob: Saw completed job: ${job.metadata.name}, condition: Complete`,

@@ -8,7 +8,6 @@
 import {
   type CronJob,
   type CronSchedule,
-  cronJobScheduledTimestampAnnotation,
   type Job,
   loadLocationError,
   mostRecentScheduleTime,
@@ -26,20 +25,20 @@ import {
   jobsResource,
   referenceTo,
 } from "../../client/index.ts";
-import type { Clock, DeepReadonly, Logger } from "../../util/index.ts";
+import { type Clock, type DeepReadonly, type Logger, rfc3339 } from "../../util/index.ts";
 import {
   type Controller,
   controllerRefOf,
   defineController,
   done,
   isControlledBy,
-  newControllerRef,
   type ReconcileResult,
   requeueAfter,
   splitKey,
   watch,
 } from "../framework/index.ts";
 import { orderByStartTime } from "./history.ts";
+import { jobFromTemplate, jobNameFor, rfc1123z } from "./job-template.ts";
 
 export interface CronJobControllerDeps {
   readonly client: Client;
@@ -54,15 +53,8 @@ export interface CronJobControllerOptions {
   readonly workers?: number;
 }
 
-const controllerKind = { apiVersion: "batch/v1", kind: "CronJob" };
-
 /** Upstream's `nextScheduleDelta`: wake a little after the scheduled time, never before it. */
 const nextScheduleDeltaMs = 100;
-
-/** `getJobName`: the CronJob's name and the scheduled time in minutes since the epoch. */
-export function jobNameFor(cronJobName: string, scheduledTime: Date): string {
-  return `${cronJobName}-${Math.floor(scheduledTime.getTime() / 60_000)}`;
-}
 
 type CJ = DeepReadonly<CronJob>;
 type J = DeepReadonly<Job>;
@@ -235,7 +227,7 @@ export function newCronJobController(
     if (created === undefined) return done;
     cronJob.status ??= {};
     cronJob.status.active = [...(cronJob.status.active ?? []), jobReference(created)];
-    cronJob.status.lastScheduleTime = scheduled.toISOString().replace(/\.\d{3}Z$/, "Z");
+    cronJob.status.lastScheduleTime = rfc3339(scheduled);
     return wakeUp();
   };
 
@@ -367,26 +359,6 @@ function scheduleInput(cronJob: CJ, now: Date, schedule: CronSchedule) {
   };
 }
 
-/** `getJobFromTemplate2`: the template's labels, annotations and spec, owned by the CronJob. */
-export function jobFromTemplate(cronJob: CJ, scheduled: Date, name: string): Job {
-  const template = cronJob.spec.jobTemplate;
-  return {
-    apiVersion: "batch/v1",
-    kind: "Job",
-    metadata: {
-      name,
-      namespace: cronJob.metadata.namespace ?? "",
-      labels: { ...(template.metadata?.labels ?? {}) },
-      annotations: {
-        ...(template.metadata?.annotations ?? {}),
-        [cronJobScheduledTimestampAnnotation]: rfc3339In(scheduled, cronJob.spec.timeZone),
-      },
-      ownerReferences: [newControllerRef(cronJob, controllerKind)],
-    },
-    spec: structuredClone(template.spec ?? {}) as Job["spec"],
-  };
-}
-
 function isActive(cronJob: CJ, uid: string): boolean {
   return (cronJob.status?.active ?? []).some((ref) => ref.uid === uid);
 }
@@ -410,59 +382,4 @@ function jobReference(job: Job): ObjectReference {
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** Go's `time.RFC1123Z` in UTC: `Mon, 02 Jan 2006 15:04:05 +0000`. */
-export function rfc1123z(t: Date): string {
-  const days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-  const months = [
-    "Jan",
-    "Feb",
-    "Mar",
-    "Apr",
-    "May",
-    "Jun",
-    "Jul",
-    "Aug",
-    "Sep",
-    "Oct",
-    "Nov",
-    "Dec",
-  ];
-  const two = (n: number) => String(n).padStart(2, "0");
-  return `${days[t.getUTCDay()]}, ${two(t.getUTCDate())} ${months[t.getUTCMonth()]} ${t.getUTCFullYear()} ${two(t.getUTCHours())}:${two(t.getUTCMinutes())}:${two(t.getUTCSeconds())} +0000`;
-}
-
-/**
- * `scheduledTime.In(zone).Format(time.RFC3339)`: the wall-clock time in `zone` (UTC when unset)
- * with its offset, `2026-11-29T09:00:00-05:00`, or `Z` in UTC.
- */
-export function rfc3339In(t: Date, zone: string | undefined): string {
-  if (zone === undefined || zone === "UTC") return t.toISOString().replace(/\.\d{3}Z$/, "Z");
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone: zone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(t);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "00";
-  const wall = Date.UTC(
-    Number(get("year")),
-    Number(get("month")) - 1,
-    Number(get("day")),
-    Number(get("hour")),
-    Number(get("minute")),
-    Number(get("second")),
-  );
-  const offsetMinutes = Math.round((wall - Math.floor(t.getTime() / 1000) * 1000) / 60_000);
-  if (offsetMinutes === 0)
-    return `${get("year")}-${get("month")}-${get("day")}T${get("hour")}:${get("minute")}:${get("second")}Z`;
-  const sign = offsetMinutes < 0 ? "-" : "+";
-  const abs = Math.abs(offsetMinutes);
-  const offset = `${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;
-  return `${get("year")}-${get("month")}-${get("day")}T${get("hour")}:${get("minute")}:${get("second")}${offset}`;
 }

@@ -2,10 +2,7 @@
 export {
   type CronJobControllerDeps,
   type CronJobControllerOptions,
-  jobFromTemplate,
-  jobNameFor,
   newCronJobController,
-  rfc1123z,
-  rfc3339In,
 } from "./controller.ts";
 export { orderByStartTime } from "./history.ts";
+export { jobFromTemplate, jobNameFor, rfc1123z, rfc3339In } from "./job-template.ts";
