@@ -52,6 +52,7 @@ import type { Store } from "./registry/generic/store.ts";
 import { newRbacEscalationCheck } from "./registry/rbac-escalation.ts";
 import { newResourceQuotaAccess } from "./registry/resource-quota-access.ts";
 import { ResourceRegistry } from "./registry/resource-registry.ts";
+import { newServiceAllocation } from "./registry/service-allocation.ts";
 import { newHttpHandler } from "./server.ts";
 import type { ServiceAccountTokens } from "./serviceaccount/index.ts";
 import { Tables } from "./tables.ts";
@@ -252,6 +253,11 @@ export class ApiServer {
       crds: () =>
         this.reader.list(crdSegment, "") as unknown as readonly CustomResourceDefinition[],
     });
+    const serviceAllocation = newServiceAllocation({
+      services: () => this.reader.list("services", "") as unknown as readonly KubeObject[],
+      random: options.random,
+      clock: options.clock,
+    });
     for (const definition of options.kinds) {
       const key = `${definition.group}/${definition.resource}`;
       this.registry.add({
@@ -259,7 +265,9 @@ export class ApiServer {
         strategy:
           key === "apiextensions.k8s.io/customresourcedefinitions"
             ? crdStrategy
-            : (strategies.get(key) ?? {}),
+            : key === "/services"
+              ? serviceAllocation
+              : (strategies.get(key) ?? {}),
       });
     }
     this.#crds = new CrdController({
