@@ -151,6 +151,16 @@ export const fixtureBodies: Readonly<Record<string, Record<string, unknown>>> = 
       template: { ...podTemplate, spec: { ...podTemplate.spec, restartPolicy: "Never" } },
     },
   },
+  "batch/v1/cronjobs": {
+    spec: {
+      schedule: "*/5 * * * *",
+      jobTemplate: {
+        spec: {
+          template: { ...podTemplate, spec: { ...podTemplate.spec, restartPolicy: "Never" } },
+        },
+      },
+    },
+  },
   "policy/v1/poddisruptionbudgets": { spec: { minAvailable: 1, selector } },
   "scheduling.k8s.io/v1/priorityclasses": { value: 1000, description: "fuzz" },
   "coordination.k8s.io/v1/leases": { spec: { holderIdentity: "fuzz", leaseDurationSeconds: 15 } },

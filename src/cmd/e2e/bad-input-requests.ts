@@ -407,6 +407,26 @@ function deleteFault(random: Random, path: string, collection: boolean): BadRequ
   return pick(random, faults)();
 }
 
+/**
+ * Bad PodLogOptions on `pods/NAME/log` (which, like upstream's, ignores list parameters such as
+ * resourceVersion): a negative tail, a zero limit or window, both windows, or a non-number.
+ */
+function logFault(random: Random, path: string): BadRequest {
+  const query = pick(random, [
+    "tailLines=-1",
+    "limitBytes=0",
+    "sinceSeconds=0",
+    "sinceSeconds=5&sinceTime=2026-01-01T00:00:00Z",
+    "tailLines=abc",
+  ]);
+  return {
+    what: `bad log options ${query}`,
+    method: "GET",
+    path: q(path, query),
+    headers: jsonHeaders,
+  };
+}
+
 function readFault(random: Random, path: string, verb: "list" | "watch" | "get"): BadRequest {
   const at = (what: string, query: string): BadRequest => ({
     what,
@@ -523,7 +543,7 @@ export function garbageFor(
         "watch",
       );
     case "get":
-      return readFault(random, item, "get");
+      return route.subresource === "log" ? logFault(random, item) : readFault(random, item, "get");
     case "create": {
       const path = route.subresource === "" ? collection : item;
       return bodyFault(random, route, "POST", path, baseBody(route, target, verb), verb);
