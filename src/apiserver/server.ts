@@ -30,7 +30,7 @@ import {
 } from "./flowcontrol/index.ts";
 import { handleNodeProxy } from "./handlers/node-proxy.ts";
 import { handlePatch } from "./handlers/patch.ts";
-import { handlePodLog } from "./handlers/pod-log.ts";
+import { handlePodLog, refuseStream } from "./handlers/pod-log.ts";
 import { handleGet, handleList, isWatchRequest } from "./handlers/read.ts";
 import { handleScale } from "./handlers/scale.ts";
 import type { HandlerDeps, RequestScope } from "./handlers/scope.ts";
@@ -403,6 +403,11 @@ async function serveSubresource(
     case "log":
       if (!extra.includes("log")) return unknownSubresource(scope);
       return handlePodLog(deps, scope);
+    case "attach":
+    case "exec":
+    case "portforward":
+      if (!extra.includes(info.subresource)) return unknownSubresource(scope);
+      return refuseStream(scope);
     case "token":
       if (!extra.includes("token") || deps.serviceAccountTokens === undefined) {
         return unknownSubresource(scope);

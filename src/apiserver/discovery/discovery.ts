@@ -39,6 +39,20 @@ export function subresourcesOf(store: Store): SubresourceInfo[] {
       case "finalize":
         out.push({ name, kind: d.kind, verbs: ["update"] });
         break;
+      case "attach":
+      case "exec":
+      case "portforward":
+        out.push({
+          name,
+          kind:
+            name === "portforward"
+              ? "PodPortForwardOptions"
+              : name === "exec"
+                ? "PodExecOptions"
+                : "PodAttachOptions",
+          verbs: ["create", "get"],
+        });
+        break;
       case "token":
         out.push({
           name,

@@ -138,3 +138,17 @@ function chooseContainer(pod: Pod, container: string): string {
     `a container name must be specified for pod ${name}, choose one of: [${all.join(" ")}]`,
   );
 }
+
+/**
+ * POST (or GET) pods/NAME/exec, attach and portforward: emulated containers run no process, so
+ * there is nothing to stream to. The pod must exist (404 otherwise); the answer is a 400 saying
+ * so, which kubectl prints instead of upgrading the connection.
+ */
+export async function refuseStream(scope: RequestScope): Promise<void> {
+  const { info } = scope;
+  if (info.verb !== "create" && info.verb !== "get") throw methodNotAllowed();
+  await scope.store.get(info.namespace, info.name);
+  throw badRequest(
+    `${info.subresource} is not available for pod ${info.name}: gantry's emulated containers run no processes (see docs/deviations.md)`,
+  );
+}

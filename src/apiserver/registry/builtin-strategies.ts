@@ -15,7 +15,7 @@ export function podStrategy(
   return {
     gracefulDeletion: true,
     returnDeletedObject: true,
-    subresources: ["binding", "eviction", "log"],
+    subresources: ["attach", "binding", "eviction", "exec", "log", "portforward"],
     prepareForCreate(pod) {
       pod["status"] = { phase: "Pending", qosClass: qosClassOf(pod) };
       // DefaultTolerationSeconds: tolerate not-ready and unreachable nodes for 300 s.

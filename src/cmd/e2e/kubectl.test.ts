@@ -441,6 +441,18 @@ for (const version of ["1.27", "1.30", "1.33"]) {
       );
     });
 
+    test("exec and port-forward say that emulated containers run no processes", async () => {
+      const exec = await run(["-n", ns, "exec", "talker", "--", "ls"]);
+      assert.notEqual(exec.code, 0, "exec fails");
+      assert.match(
+        exec.stderr,
+        /exec is not available for pod talker: gantry's emulated containers run no processes/,
+      );
+      const forward = await run(["-n", ns, "port-forward", "pod/talker", "0:80"]);
+      assert.notEqual(forward.code, 0, "port-forward fails");
+      assert.match(forward.stderr, /portforward is not available for pod talker/);
+    });
+
     test("create cronjob, get cronjobs, create job --from=cronjob (protobuf bodies on 1.32+)", async () => {
       ok(
         await run([
