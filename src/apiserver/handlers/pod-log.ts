@@ -1,4 +1,3 @@
-import { request } from "node:http";
 import {
   badRequest,
   type FieldErrorList,
@@ -7,11 +6,9 @@ import {
   invalid,
   invalidObject,
   methodNotAllowed,
-  notFound,
   type Pod,
-  serviceUnavailable,
 } from "../../api/index.ts";
-import { dialReason, kubeletTarget } from "./node-proxy.ts";
+import { getFromKubelet, pipeReply } from "./node-proxy.ts";
 import type { HandlerDeps, RequestScope } from "./scope.ts";
 
 /**
@@ -34,53 +31,27 @@ export async function handlePodLog(deps: HandlerDeps, scope: RequestScope): Prom
     res.end();
     return;
   }
-  const nodes = deps.registry.lookup("", "v1", "nodes");
-  const node =
-    nodes === undefined ? undefined : await nodes.get("", nodeName).catch(() => undefined);
-  const target = node === undefined ? undefined : kubeletTarget(node as never);
-  if (target === undefined) {
-    throw notFound({ group: "", resource: "nodes" }, `${nodeName}: no kubelet address`);
-  }
+  const node = await deps.registry
+    .lookup("", "v1", "nodes")
+    ?.get("", nodeName)
+    .catch(() => undefined);
   const forwarded = new URLSearchParams(query);
   forwarded.delete("container");
   const path = `/containerLogs/${encodeURIComponent(info.namespace)}/${encodeURIComponent(info.name)}/${encodeURIComponent(container)}`;
-  await new Promise<void>((resolve, reject) => {
-    const upstream = request(
-      {
-        host: target.host,
-        port: target.port,
-        path: `${path}${forwarded.size > 0 ? `?${forwarded}` : ""}`,
-        method: "GET",
-        headers: { host: nodeName },
-      },
-      (reply) => {
-        if (reply.statusCode !== 200) {
-          let body = "";
-          reply.setEncoding("utf8");
-          reply.on("data", (chunk: string) => {
-            body += chunk;
-          });
-          reply.on("end", () => reject(badRequest(body.trim())));
-          reply.on("error", reject);
-          return;
-        }
-        res.writeHead(200, { "Content-Type": reply.headers["content-type"] ?? "text/plain" });
-        reply.pipe(res);
-        reply.on("end", () => resolve());
-        reply.on("error", reject);
-        // A reader that goes away (kubectl logs -f interrupted) ends the kubelet's answer too.
-        res.on("close", () => reply.destroy());
-      },
-    );
-    upstream.on("error", (error: Error) =>
-      reject(
-        serviceUnavailable(
-          `error trying to reach service: dial tcp ${target.host}:${target.port}: ${dialReason(error)}`,
-        ),
-      ),
-    );
-    upstream.end();
-  });
+  const reply = await getFromKubelet(
+    node,
+    nodeName,
+    `${path}${forwarded.size > 0 ? `?${forwarded}` : ""}`,
+  );
+  if (reply.statusCode !== 200) throw badRequest((await readAll(reply)).trim());
+  res.writeHead(200, { "Content-Type": reply.headers["content-type"] ?? "text/plain" });
+  await pipeReply(reply, res);
+}
+
+async function readAll(reply: AsyncIterable<Buffer>): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of reply) chunks.push(chunk);
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** Upstream's `ValidatePodLogOptions` over the query. */
