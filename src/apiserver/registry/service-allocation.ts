@@ -97,29 +97,21 @@ export function newServiceAllocation(deps: ServiceAllocationDeps): Strategy {
     const inUse = taken(old);
     if (wantsClusterIp(spec)) {
       const oldSpec = old?.spec;
-      if ((spec.clusterIP ?? "") === "" && oldSpec !== undefined && wantsClusterIp(oldSpec)) {
-        // An update that leaves the cluster IP out keeps the stored one.
-        if (oldSpec.clusterIP !== undefined) spec.clusterIP = oldSpec.clusterIP;
-      }
-      const requested = spec.clusterIP ?? spec.clusterIPs?.[0] ?? "";
-      const kept = old !== undefined && requested !== "" && requested === old.spec?.clusterIP;
-      if (requested === "None") {
-        spec.clusterIPs = ["None"];
-      } else if (requested === "") {
-        const ip = freeIp(inUse.ips);
-        if (ip !== undefined) {
-          spec.clusterIP = ip;
-          reservedIps.set(ip, inUse.now + reservationMs);
-        }
-      } else if (!kept && isIpv4(requested)) {
-        const error = ipProblem(requested, inUse.ips);
+      const stored =
+        oldSpec !== undefined && wantsClusterIp(oldSpec) ? oldSpec.clusterIP : undefined;
+      // An update that leaves the cluster IP out keeps the stored one.
+      let ip = [spec.clusterIP, spec.clusterIPs?.[0], stored].find((v) => (v ?? "") !== "") ?? "";
+      if (ip === "") {
+        ip = freeIp(inUse.ips) ?? "";
+        if (ip !== "") reservedIps.set(ip, inUse.now + reservationMs);
+      } else if (ip !== "None" && ip !== stored && isIpv4(ip)) {
+        const error = ipProblem(ip, inUse.ips);
         if (error !== undefined) errors.push(error);
-        else reservedIps.set(requested, inUse.now + reservationMs);
+        else reservedIps.set(ip, inUse.now + reservationMs);
       }
-      if (spec.clusterIP !== undefined && spec.clusterIP !== "None") {
-        spec.clusterIPs = [spec.clusterIP];
-      } else if (requested === "None") {
-        spec.clusterIP = "None";
+      if (ip !== "") {
+        spec.clusterIP = ip;
+        spec.clusterIPs = [ip];
       }
       spec.ipFamilies ??= ["IPv4"];
       spec.ipFamilyPolicy ??= "SingleStack";
