@@ -25,7 +25,14 @@ import {
   jobsResource,
   referenceTo,
 } from "../../client/index.ts";
-import { type Clock, type DeepReadonly, type Logger, rfc3339 } from "../../util/index.ts";
+import {
+  type Clock,
+  type DeepReadonly,
+  deepCopy,
+  errorMessage,
+  type Logger,
+  rfc3339,
+} from "../../util/index.ts";
 import {
   type Controller,
   controllerRefOf,
@@ -37,6 +44,7 @@ import {
   splitKey,
   watch,
 } from "../framework/index.ts";
+import { finishedCondition } from "../job/index.ts";
 import { orderByStartTime } from "./history.ts";
 import { jobFromTemplate, jobNameFor, rfc1123z } from "./job-template.ts";
 
@@ -59,14 +67,6 @@ const nextScheduleDeltaMs = 100;
 type CJ = DeepReadonly<CronJob>;
 type J = DeepReadonly<Job>;
 
-/** The Job's condition that finished it (`FinishedCondition`), if any. */
-function finishedCondition(job: J): "Complete" | "Failed" | undefined {
-  for (const c of job.status?.conditions ?? []) {
-    if ((c.type === "Complete" || c.type === "Failed") && c.status === "True") return c.type;
-  }
-  return undefined;
-}
-
 export function newCronJobController(
   deps: CronJobControllerDeps,
   options: CronJobControllerOptions = {},
@@ -88,7 +88,7 @@ export function newCronJobController(
     if (cached === undefined) return done;
     const owned = jobsOf(cached);
     // One copy gathers every status change; it is written once at the end, as upstream does.
-    const cronJob = structuredClone(cached) as CronJob;
+    const cronJob = deepCopy(cached) as CronJob;
     const before = JSON.stringify(cronJob.status ?? {});
     await cleanupFinishedJobs(cronJob, owned);
     let result: ReconcileResult = done;
@@ -128,7 +128,7 @@ export function newCronJobController(
       });
     } catch (error: unknown) {
       if (!isNotFound(error)) {
-        record(cronJob, "Warning", "FailedDelete", `Deleted job: ${message(error)}`);
+        record(cronJob, "Warning", "FailedDelete", `Deleted job: ${errorMessage(error)}`);
         return false;
       }
     }
@@ -159,7 +159,7 @@ export function newCronJobController(
         cronJob,
         "Warning",
         "UnparseableSchedule",
-        `unparseable schedule: "${cronJob.spec.schedule}" : ${message(error)}`,
+        `unparseable schedule: "${cronJob.spec.schedule}" : ${errorMessage(error)}`,
       );
       return done;
     }
@@ -215,7 +215,7 @@ export function newCronJobController(
         try {
           job = await deps.client.get<Job>(jobsResource, ref.namespace ?? "", ref.name ?? "");
         } catch (error: unknown) {
-          record(cronJob, "Warning", "FailedGet", `Get job: ${message(error)}`);
+          record(cronJob, "Warning", "FailedGet", `Get job: ${errorMessage(error)}`);
           throw error;
         }
         if (!(await deleteJob(cronJob, job))) {
@@ -300,7 +300,7 @@ export function newCronJobController(
       return created;
     } catch (error: unknown) {
       if (!isAlreadyExists(error)) {
-        record(cronJob, "Warning", "FailedCreate", `Error creating job: ${message(error)}`);
+        record(cronJob, "Warning", "FailedCreate", `Error creating job: ${errorMessage(error)}`);
         throw error;
       }
     }
@@ -378,8 +378,4 @@ function jobReference(job: Job): ObjectReference {
     apiVersion: "batch/v1",
     resourceVersion: job.metadata.resourceVersion ?? "",
   };
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

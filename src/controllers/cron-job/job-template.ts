@@ -4,7 +4,7 @@
  * controller's events carry.
  */
 import { type CronJob, cronJobScheduledTimestampAnnotation, type Job } from "../../api/index.ts";
-import { type DeepReadonly, rfc3339 } from "../../util/index.ts";
+import { type DeepReadonly, deepCopy, rfc3339 } from "../../util/index.ts";
 import { newControllerRef } from "../framework/index.ts";
 
 const controllerKind = { apiVersion: "batch/v1", kind: "CronJob" };
@@ -34,7 +34,7 @@ export function jobFromTemplate(
       },
       ownerReferences: [newControllerRef(cronJob, controllerKind)],
     },
-    spec: structuredClone(template.spec ?? {}) as Job["spec"],
+    spec: deepCopy(template.spec ?? {}) as Job["spec"],
   };
 }
 

@@ -15,7 +15,7 @@ export {
   formatIndexes,
   parseIndexes,
 } from "./indexes.ts";
-export { isJobFinished, jobTrackingFinalizer } from "./job-state.ts";
+export { finishedCondition, isJobFinished, jobTrackingFinalizer } from "./job-state.ts";
 export { activePodsForRemoval, wantActive } from "./manage.ts";
 export { planTracking, type TrackingPlan } from "./tracking.ts";
 export {

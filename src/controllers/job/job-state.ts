@@ -38,9 +38,15 @@ export function findJobCondition(
 
 /** `IsJobFinished`: a Complete or Failed condition is True. */
 export function isJobFinished(job: J): boolean {
-  return (job.status?.conditions ?? []).some(
-    (c) => (c.type === "Complete" || c.type === "Failed") && c.status === "True",
-  );
+  return finishedCondition(job) !== undefined;
+}
+
+/** `FinishedCondition`: which of Complete and Failed is True, if either. */
+export function finishedCondition(job: J): "Complete" | "Failed" | undefined {
+  for (const c of job.status?.conditions ?? []) {
+    if ((c.type === "Complete" || c.type === "Failed") && c.status === "True") return c.type;
+  }
+  return undefined;
 }
 
 /** `managedByExternalController`: the controller named by `spec.managedBy`, when not this one. */
