@@ -1,10 +1,9 @@
-import { createHash } from "node:crypto";
-import type { Schema } from "../../api/index.ts";
+import { refName, type Schema } from "../../api/index.ts";
 import { ProtoWriter } from "../../storage/index.ts";
 import { serverVersion } from "../discovery/discovery.ts";
 import { parseAccept } from "../http/accept.ts";
 import type { ResourceRegistry } from "../registry/resource-registry.ts";
-import { kindSchemas } from "./openapi.ts";
+import { kindSchemas, sha512Hex } from "./openapi.ts";
 
 /**
  * `/openapi/v2`: one Swagger 2.0 document with the schema of every kind served, as
@@ -49,8 +48,6 @@ export function swaggerDocument(registry: ResourceRegistry): SwaggerDocument {
   };
 }
 
-const v3RefPrefix = "#/components/schemas/";
-
 /**
  * `schema` as Swagger 2.0 writes it, the way kube-apiserver turns a CRD's structural schema into
  * its v2 definition: references point into `#/definitions/`; `nullable`, `anyOf`, `oneOf` and
@@ -61,9 +58,8 @@ const v3RefPrefix = "#/components/schemas/";
 function toSwaggerSchema(schema: Schema): SwaggerSchema {
   const { nullable, anyOf, oneOf, not, ...kept } = schema;
   const out: SwaggerSchema = { ...kept };
-  if (out.$ref?.startsWith(v3RefPrefix) === true) {
-    out.$ref = `#/definitions/${out.$ref.slice(v3RefPrefix.length)}`;
-  }
+  const name = refName(schema);
+  if (name !== undefined) out.$ref = `#/definitions/${name}`;
   if (out["x-kubernetes-int-or-string"] === true) {
     delete out.type;
     out.format ??= "int-or-string";
@@ -197,7 +193,7 @@ export class SwaggerDocuments {
       this.#rendered = {
         json,
         protobuf: encodeSwaggerDocument(document),
-        etag: createHash("sha512").update(json).digest("hex").toUpperCase(),
+        etag: sha512Hex(json),
       };
       this.#generation = this.#registry.generation;
     }

@@ -198,6 +198,11 @@ function collectDefinitions(definitions: Definitions, into: Record<string, Schem
   }
 }
 
+/** kube-openapi's document hash and ETag: the upper-case hex SHA-512 of the JSON text. */
+export function sha512Hex(text: string): string {
+  return createHash("sha512").update(text).digest("hex").toUpperCase();
+}
+
 /** Caches rendered documents and their hashes until the registry changes. */
 export class OpenApiDocuments {
   readonly #registry: ResourceRegistry;
@@ -230,7 +235,7 @@ export class OpenApiDocuments {
     for (const group of this.#registry.groups()) {
       for (const version of group.versions) {
         const text = JSON.stringify(groupVersionDocument(this.#registry, group.name, version));
-        const hash = createHash("sha512").update(text).digest("hex").slice(0, 128).toUpperCase();
+        const hash = sha512Hex(text);
         documents.set(groupVersionPath(group.name, version), { text, hash });
       }
     }
