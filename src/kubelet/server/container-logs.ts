@@ -26,9 +26,14 @@ export type ContainerLogResult =
   | { readonly status: 200; readonly text: string; readonly running: boolean }
   | { readonly status: 400 | 404; readonly message: string };
 
+/** A boolean query parameter as the API server forwards it (`true` or `1`). */
+export function queryFlag(query: URLSearchParams, name: string): boolean {
+  return query.get(name) === "true" || query.get(name) === "1";
+}
+
 /** Reads `PodLogOptions` from the kubelet request's query (already validated upstream). */
 export function containerLogOptions(query: URLSearchParams, nowMs: number): ContainerLogOptions {
-  const bool = (name: string) => query.get(name) === "true" || query.get(name) === "1";
+  const bool = (name: string) => queryFlag(query, name);
   const int = (name: string): number | undefined => {
     const text = query.get(name);
     if (text === null || text === "") return undefined;

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Pod } from "../../api/index.ts";
 import type { DeepReadonly } from "../../util/index.ts";
 import { prometheusTextContentType } from "../internal/prometheus-text.ts";
-import { containerLog, containerLogOptions } from "./container-logs.ts";
+import { containerLog, containerLogOptions, queryFlag } from "./container-logs.ts";
 
 /** What the server reads from a fleet. Each lookup is `undefined` for a node it does not run. */
 export interface KubeletEndpoints {
@@ -129,8 +129,7 @@ function serveContainerLog(
     send(res, result.status, result.message, "text/plain; charset=utf-8");
     return;
   }
-  const follow = query.get("follow") === "true" || query.get("follow") === "1";
-  if (!follow || !result.running) {
+  if (!queryFlag(query, "follow") || !result.running) {
     send(res, 200, result.text, "text/plain");
     return;
   }
