@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { stringify } from "yaml";
+import type { CustomResourceDefinition, JSONSchemaProps, Schema } from "../../api/index.ts";
 import {
   eventually,
   type KubectlResult,
@@ -9,6 +10,7 @@ import {
   startGantry,
 } from "../../testing/index.ts";
 import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
+import { undescribedFields } from "./describe.ts";
 import { kueueCrds } from "./kueue.ts";
 
 ensureNoLeaksInEachTest();
@@ -62,6 +64,107 @@ test("kueueCrds: every CRD is structural with one served v1beta1 version", () =>
   }
 });
 
+function rootSchema(crd: CustomResourceDefinition): JSONSchemaProps {
+  const schema = crd.spec.versions[0]?.schema?.openAPIV3Schema;
+  assert.ok(schema !== undefined, `${crd.metadata.name} has a schema`);
+  return schema;
+}
+
+/** The schema of the field at a dotted path, lists transparent (as `kubectl explain` walks). */
+function field(crd: CustomResourceDefinition, path: string): Schema {
+  let node: Schema = rootSchema(crd);
+  for (const name of path.split(".")) {
+    const next = (node.items ?? node).properties?.[name];
+    assert.ok(next !== undefined, `${crd.metadata.name} declares ${path}`);
+    node = next;
+  }
+  return node;
+}
+
+function byKind(kind: string): CustomResourceDefinition {
+  const crd = kueueCrds().find((c) => c.spec.names.kind === kind);
+  assert.ok(crd !== undefined, `kueueCrds() has ${kind}`);
+  return crd;
+}
+
+test("kueueCrds: kinds carry upstream's descriptions", () => {
+  assert.deepEqual(
+    kueueCrds().map((c) => [c.spec.names.kind, rootSchema(c).description]),
+    [
+      ["ResourceFlavor", "ResourceFlavor is the Schema for the resourceflavors API."],
+      ["ClusterQueue", "ClusterQueue is the Schema for the clusterQueue API."],
+      ["LocalQueue", "LocalQueue is the Schema for the localQueues API"],
+      ["Workload", "Workload is the Schema for the workloads API"],
+      [
+        "WorkloadPriorityClass",
+        "WorkloadPriorityClass is the Schema for the workloadPriorityClass API",
+      ],
+    ],
+  );
+});
+
+test("kueueCrds: fields carry upstream's descriptions, line breaks included", () => {
+  const cq = byKind("ClusterQueue");
+  assert.equal(
+    field(cq, "spec.cohort").description,
+    [
+      "cohort that this ClusterQueue belongs to. CQs that belong to the",
+      "same cohort can borrow unused resources from each other.",
+      "",
+      "A CQ can be a member of a single borrowing cohort. A workload submitted",
+      "to a queue referencing this CQ can borrow quota from any CQ in the cohort.",
+      "Only quota for the [resource, flavor] pairs listed in the CQ can be",
+      "borrowed.",
+      "If empty, this ClusterQueue cannot borrow from any other ClusterQueue and",
+      "vice versa.",
+      "",
+      "A cohort is a name that links CQs together, but it doesn't reference any",
+      "object.",
+    ].join("\n"),
+  );
+  assert.match(
+    field(cq, "spec.resourceGroups.flavors.resources.nominalQuota").description ?? "",
+    /^nominalQuota is the quantity of this resource that is available for\nWorkloads admitted/,
+  );
+  assert.equal(
+    field(cq, "status.conditions.status").description,
+    "status of the condition, one of True, False, Unknown.",
+  );
+  const wl = byKind("Workload");
+  assert.equal(
+    field(wl, "status.admission").description,
+    "admission holds the parameters of the admission of the workload by a\nClusterQueue. admission can be set back to null, but its fields cannot be\nchanged once set.",
+  );
+  assert.equal(
+    field(wl, "status.admission.clusterQueue").description,
+    "clusterQueue is the name of the ClusterQueue that admitted this workload.",
+  );
+  assert.match(
+    field(wl, "spec.podSets.template").description ?? "",
+    /^template is the Pod template\./,
+  );
+  assert.equal(
+    field(byKind("WorkloadPriorityClass"), "value").description?.split("\n")[0],
+    "value represents the integer value of this workloadPriorityClass. This is the actual priority that workloads",
+  );
+  // The flavor-usage schema is shared; each kind keeps its own wording.
+  assert.equal(
+    field(byKind("LocalQueue"), "status.flavorUsage.resources.total").description,
+    "total is the total quantity of used quota.",
+  );
+  assert.match(
+    field(cq, "status.flavorsUsage.resources.total").description ?? "",
+    /^total is the total quantity of used quota, including the amount borrowed\nfrom the cohort\.$/,
+  );
+});
+
+test("kueueCrds: every declared field has a description", () => {
+  for (const crd of kueueCrds()) {
+    // Root metadata is ObjectMeta, described by the server, as in upstream's CRDs.
+    assert.deepEqual(undescribedFields(rootSchema(crd)), ["metadata"], crd.metadata.name);
+  }
+});
+
 test("kueueCrds: gantry serves Kueue's manifests, defaults, printer columns and schema limits", async () => {
   await using gantry = await startGantry({ storage: "memory", extraArgs: ["--nodes", "0"] });
   const run = (args: string[], input?: string): Promise<KubectlResult> =>
@@ -102,4 +205,12 @@ test("kueueCrds: gantry serves Kueue's manifests, defaults, printer columns and 
     '{"spec":{"queueingStrategy":"LIFO"}}',
   ]);
   assert.match(badStrategy.stderr, /spec\.queueingStrategy: Unsupported value: "LIFO"/);
+  const cohort = ok(await run(["explain", "clusterqueue.spec.cohort"]), "explain cq.spec.cohort");
+  assert.match(cohort, /cohort that this ClusterQueue belongs to\. CQs that belong to the\n/);
+  // "workload" alone names scheduling.k8s.io's Workload too.
+  const status = ok(
+    await run(["explain", "workload.status", "--api-version=kueue.x-k8s.io/v1beta1"]),
+    "explain workload.status",
+  );
+  assert.match(status, /admission holds the parameters of the admission of the workload by a\n/);
 });

@@ -5,9 +5,14 @@
  * printer columns and defaults, and the validation a structural schema can express (enums,
  * bounds, item limits, name patterns). Upstream's CEL rules and webhook checks that a schema
  * cannot express are checked by the queueing component or not at all (docs/deviations.md). Pod
- * templates keep what they are sent (`preserve-unknown-fields`).
+ * templates keep what they are sent (`preserve-unknown-fields`). Every declared field carries
+ * upstream's description (kueue-descriptions.ts, kueue-workload-descriptions.ts), so
+ * `kubectl explain` reads as it does against Kueue's own CRDs.
  */
 import type { CustomResourceDefinition, JSONSchemaProps } from "../../api/index.ts";
+import { type Descriptions, describe } from "./describe.ts";
+import { queueDescriptions } from "./kueue-descriptions.ts";
+import { workloadDescriptions } from "./kueue-workload-descriptions.ts";
 
 const group = "kueue.x-k8s.io";
 const dnsLabel = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$";
@@ -312,6 +317,8 @@ interface Definition {
   readonly namespaced: boolean;
   readonly properties: Record<string, JSONSchemaProps>;
   readonly required?: readonly string[];
+  /** Upstream's field documentation, by field path ("" is the kind's). */
+  readonly descriptions: Descriptions;
   readonly status: boolean;
   readonly columns: readonly {
     name: string;
@@ -346,17 +353,19 @@ function crd(def: Definition): CustomResourceDefinition {
             ? {}
             : { additionalPrinterColumns: def.columns.map((c) => ({ ...c })) }),
           schema: {
-            openAPIV3Schema: {
-              type: "object",
-              description: `${def.kind} is the Schema for the ${def.plural} API`,
-              properties: {
-                apiVersion: str(),
-                kind: str(),
-                metadata: { type: "object" },
-                ...def.properties,
+            openAPIV3Schema: describe(
+              {
+                type: "object",
+                properties: {
+                  apiVersion: str(),
+                  kind: str(),
+                  metadata: { type: "object" },
+                  ...def.properties,
+                },
+                ...(def.required === undefined ? {} : { required: [...def.required] }),
               },
-              ...(def.required === undefined ? {} : { required: [...def.required] }),
-            },
+              def.descriptions,
+            ),
           },
           ...(def.status ? { subresources: { status: {} } } : {}),
         },
@@ -374,6 +383,7 @@ export function kueueCrds(): CustomResourceDefinition[] {
       shortNames: ["flavor", "flavors", "rf"],
       namespaced: false,
       properties: { spec: resourceFlavorSpec },
+      descriptions: queueDescriptions.resourceFlavor,
       status: false,
       columns: [],
     }),
@@ -383,6 +393,7 @@ export function kueueCrds(): CustomResourceDefinition[] {
       shortNames: ["cq"],
       namespaced: false,
       properties: { spec: clusterQueueSpec, status: clusterQueueStatus },
+      descriptions: queueDescriptions.clusterQueue,
       status: true,
       columns: [
         {
@@ -419,6 +430,7 @@ export function kueueCrds(): CustomResourceDefinition[] {
       shortNames: ["queue", "queues", "lq"],
       namespaced: true,
       properties: { spec: localQueueSpec, status: localQueueStatus },
+      descriptions: queueDescriptions.localQueue,
       status: true,
       columns: [
         {
@@ -447,6 +459,7 @@ export function kueueCrds(): CustomResourceDefinition[] {
       shortNames: ["wl"],
       namespaced: true,
       properties: { spec: workloadSpec, status: workloadStatus },
+      descriptions: workloadDescriptions.workload,
       status: true,
       columns: [
         {
@@ -488,6 +501,7 @@ export function kueueCrds(): CustomResourceDefinition[] {
       namespaced: false,
       properties: { value: int32(), description: str() },
       required: ["value"],
+      descriptions: workloadDescriptions.workloadPriorityClass,
       status: false,
       columns: [
         {
