@@ -5,6 +5,7 @@ import { authorizationV1Kinds } from "./authorization/index.ts";
 import { batchV1Kinds } from "./batch/v1/index.ts";
 import { coordinationV1Kinds } from "./coordination/v1/index.ts";
 import { coreV1Kinds } from "./core/v1/index.ts";
+import { discoveryV1Kinds } from "./discovery/v1/index.ts";
 import { policyV1Kinds } from "./policy/v1/index.ts";
 import { rbacV1Kinds } from "./rbac/index.ts";
 import { schedulingV1Kinds } from "./scheduling/v1/index.ts";
@@ -24,6 +25,7 @@ export function builtInKinds(): KindDefinition[] {
     ...schedulingV1Kinds,
     ...schedulingV1alpha1Kinds,
     ...coordinationV1Kinds,
+    ...discoveryV1Kinds,
     ...apiextensionsV1Kinds,
   ] as unknown as KindDefinition[];
 }

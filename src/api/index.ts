@@ -128,6 +128,16 @@ export { type Binding, bindingKind, validateBinding } from "./core/v1/binding.ts
 export { type ConfigMap, configMapKind, maxDataSize } from "./core/v1/config-map.ts";
 export { coreV1Definitions } from "./core/v1/definitions.ts";
 export {
+  applyEndpointsDefaults,
+  type EndpointAddress,
+  type EndpointPort,
+  type EndpointSubset,
+  type Endpoints,
+  endpointsKind,
+  validateEndpoints,
+  validateEndpointsUpdate,
+} from "./core/v1/endpoints.ts";
+export {
   type Event,
   eventKind,
   eventSelectableFields,
@@ -271,6 +281,24 @@ export {
   serviceKind,
 } from "./core/v1/service.ts";
 export { type ServiceAccount, serviceAccountKind } from "./core/v1/service-account.ts";
+// discovery.k8s.io/v1
+export {
+  type AddressType,
+  applyEndpointSliceDefaults,
+  discoveryV1Definitions,
+  discoveryV1Kinds,
+  type Endpoint,
+  type EndpointConditions,
+  type EndpointHints,
+  type EndpointSlice,
+  type EndpointSlicePort,
+  endpointSliceKind,
+  managedByLabel as endpointSliceManagedByLabel,
+  maxEndpointsPerSlice,
+  serviceNameLabel as endpointSliceServiceNameLabel,
+  validateEndpointSlice,
+  validateEndpointSliceUpdate,
+} from "./discovery/v1/index.ts";
 // errors
 export {
   ApiError,
@@ -717,8 +745,14 @@ export {
   type ScaleSubresource,
   type Verb,
 } from "./scheme.ts";
-// core/v1: shared validation (names, object meta, selectors)
 export { semanticEqual } from "./validation/equality.ts";
+// core/v1: shared validation (names, object meta, selectors)
+export {
+  isIpv4,
+  isValidIp,
+  parseIpSloppy,
+  validateNonSpecialIp,
+} from "./validation/ip.ts";
 export {
   type ObjectMetaOptions,
   totalAnnotationSizeLimitBytes,

@@ -33,6 +33,14 @@ export const eventsResource = ref("", "v1", "events", "Event", true);
 export const configMapsResource = ref("", "v1", "configmaps", "ConfigMap", true);
 export const secretsResource = ref("", "v1", "secrets", "Secret", true);
 export const servicesResource = ref("", "v1", "services", "Service", true);
+export const endpointsResource = ref("", "v1", "endpoints", "Endpoints", true);
+export const endpointSlicesResource = ref(
+  "discovery.k8s.io",
+  "v1",
+  "endpointslices",
+  "EndpointSlice",
+  true,
+);
 export const serviceAccountsResource = ref("", "v1", "serviceaccounts", "ServiceAccount", true);
 export const replicationControllersResource = ref(
   "",
@@ -102,6 +110,7 @@ export const builtInResources: readonly ResourceRef[] = Object.freeze([
   configMapsResource,
   secretsResource,
   servicesResource,
+  endpointsResource,
   serviceAccountsResource,
   replicationControllersResource,
   resourceQuotasResource,
@@ -113,6 +122,7 @@ export const builtInResources: readonly ResourceRef[] = Object.freeze([
   jobsResource,
   cronJobsResource,
   leasesResource,
+  endpointSlicesResource,
   podDisruptionBudgetsResource,
   priorityClassesResource,
   workloadsResource,

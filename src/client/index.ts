@@ -14,6 +14,8 @@ export {
   type DeleteOptions,
   daemonSetsResource,
   deploymentsResource,
+  endpointSlicesResource,
+  endpointsResource,
   eventsResource,
   jobsResource,
   type ListOptions,

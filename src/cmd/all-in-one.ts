@@ -37,6 +37,7 @@ import {
 } from "./client-certificates.ts";
 import { type Components, type ComponentsOptions, startComponents } from "./components.ts";
 import { renderKubeconfig } from "./kubeconfig.ts";
+import { endpointAddressFor, startKubernetesServiceReconciler } from "./kubernetes-service.ts";
 import { type AuditSettings, openAuditLog, preciseNow } from "./overload-flags.ts";
 import { queueingAdmission } from "./queueing-admission.ts";
 import {
@@ -352,6 +353,15 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
   const advertised = hostOf(advertisedHost(options.address, options.tls?.sans ?? []));
   const url = `${pki === undefined ? "http" : "https"}://${advertised}:${port}`;
   apiServer.setAddress(`${advertised}:${port}`);
+  // The kubernetes Service and this server's address in its endpoints, before anyone asks.
+  const stopKubernetesService = new AbortController();
+  const endpointIp = endpointAddressFor(advertisedHost(options.address, options.tls?.sans ?? []));
+  const kubernetesService = await startKubernetesServiceReconciler(
+    { server: apiServer, clock: systemClock, logger: options.logger },
+    endpointIp === undefined ? undefined : { ip: endpointIp, port },
+    port,
+    stopKubernetesService.signal,
+  );
   const kubeconfigPath = join(dataDir, "kubeconfig");
   if (pki === undefined || clientCertificates === undefined) {
     writeFileSync(kubeconfigPath, renderKubeconfig({ server: url, token }), { mode: 0o600 });
@@ -404,6 +414,8 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
     closed = true;
     stopComponents.abort();
     await components.done;
+    stopKubernetesService.abort();
+    await kubernetesService.stopped;
     stop.abort();
     http.closeAllConnections();
     await new Promise<void>((r) => http.close(() => r()));

@@ -74,6 +74,8 @@ test("startComponents: the controller manager runs every controller gantry up li
     "daemonset",
     "deployment",
     "disruption",
+    "endpoint",
+    "endpointslice",
     "garbagecollector",
     "job",
     "leaderworkerset",

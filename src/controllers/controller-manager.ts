@@ -9,6 +9,8 @@ import { newCronJobController } from "./cron-job/index.ts";
 import { newDaemonSetController } from "./daemon-set/index.ts";
 import { newDeploymentController } from "./deployment/index.ts";
 import { type DisruptionMetrics, newDisruptionController } from "./disruption/index.ts";
+import { newEndpointsController } from "./endpoint/index.ts";
+import { newEndpointSliceController } from "./endpoint-slice/index.ts";
 import {
   type Controller,
   type EventBroadcaster,
@@ -51,6 +53,8 @@ export const controllerNames = [
   "job",
   "cronjob",
   "ttl-after-finished",
+  "endpoint",
+  "endpointslice",
   "nodelifecycle",
   "taint-eviction-controller",
   "podgc",
@@ -78,7 +82,8 @@ export interface ControllerManagerOptions {
   readonly controllers?: readonly ControllerName[];
   /**
    * Workers per controller. @default upstream's --concurrent-*-syncs: 5 replicaset,
-   * replicationcontroller, deployment, statefulset, job, cronjob, ttl-after-finished; 2 daemonset;
+   * replicationcontroller, deployment, statefulset, job, cronjob, ttl-after-finished, endpoint,
+   * endpointslice; 2 daemonset;
    * 10 namespace; 20 garbagecollector; 8 nodelifecycle and taint-eviction-controller (upstream's
    * fixed worker counts); 2 podgc
    */
@@ -120,6 +125,8 @@ const components: Readonly<Record<ControllerName, string>> = {
   job: "job-controller",
   cronjob: "cronjob-controller",
   "ttl-after-finished": "ttl-after-finished-controller",
+  endpoint: "endpoint-controller",
+  endpointslice: "endpoint-slice-controller",
   nodelifecycle: "node-controller",
   "taint-eviction-controller": "taint-eviction-controller",
   // lws's manager records as "leaderworkerset" (mgr.GetEventRecorderFor).
@@ -189,6 +196,10 @@ export function newControllerManager(
         return newCronJobController({ ...base, logger, events }, common);
       case "ttl-after-finished":
         return newTtlAfterFinishedController({ ...base, logger }, common);
+      case "endpoint":
+        return newEndpointsController({ ...base, logger, events }, common);
+      case "endpointslice":
+        return newEndpointSliceController({ ...base, logger, events }, common);
       case "nodelifecycle":
         return newNodeLifecycleController(
           { ...base, logger, events },

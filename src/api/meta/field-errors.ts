@@ -121,6 +121,11 @@ export function notSupported(
 }
 
 /** Immutable-field error in upstream's wording. */
+/** `field.InternalError`: `Internal error: <detail>`. */
+export function internalError(path: FieldPath, detail: string): FieldError {
+  return { type: "InternalError", field: path.toString(), detail };
+}
+
 export function immutable(path: FieldPath, value: unknown): FieldError {
   return invalid(path, value, "field is immutable");
 }

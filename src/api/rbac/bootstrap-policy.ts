@@ -161,6 +161,9 @@ function controllerManagerControllerRules(): PolicyRule[] {
     rule(["create"], [core], ["pods", "pods/binding", "pods/eviction"]),
     // root-ca-cert-publisher: kube-root-ca.crt in every namespace.
     rule(["create"], [core], ["configmaps"]),
+    // endpoint and endpointslice: a Service's Endpoints and EndpointSlices.
+    rule(["create"], [core], ["endpoints"]),
+    rule(["create"], [discovery], ["endpointslices"]),
     rule(["create"], [apps], ["replicasets", "controllerrevisions"]),
     rule(["create"], [batch], ["jobs"]),
     rule(["create"], [scheduling], ["workloads", "podgroups"]),

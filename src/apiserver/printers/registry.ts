@@ -21,6 +21,7 @@ import {
   servicePrinter,
 } from "./core.ts";
 import { defaultPrinter } from "./default-printer.ts";
+import { endpointSlicePrinter, endpointsPrinter } from "./endpoints.ts";
 import { eventPrinter } from "./event.ts";
 import { podGroupPrinter, workloadPrinter } from "./gantry.ts";
 import { nodePrinter } from "./node.ts";
@@ -47,6 +48,7 @@ export function builtInPrinters(): ReadonlyMap<string, TablePrinter> {
     ["/configmaps", configMapPrinter],
     ["/secrets", secretPrinter],
     ["/services", servicePrinter],
+    ["/endpoints", endpointsPrinter],
     ["/serviceaccounts", serviceAccountPrinter],
     ["/events", eventPrinter],
     ["/replicationcontrollers", replicationControllerPrinter],
@@ -61,6 +63,7 @@ export function builtInPrinters(): ReadonlyMap<string, TablePrinter> {
     ["batch/cronjobs", cronJobPrinter],
     ["policy/poddisruptionbudgets", podDisruptionBudgetPrinter],
     ["coordination.k8s.io/leases", leasePrinter],
+    ["discovery.k8s.io/endpointslices", endpointSlicePrinter],
     ["rbac.authorization.k8s.io/roles", rolePrinter],
     ["rbac.authorization.k8s.io/clusterroles", rolePrinter],
     ["rbac.authorization.k8s.io/rolebindings", roleBindingPrinter],

@@ -111,6 +111,14 @@ export const fixtureBodies: Readonly<Record<string, Record<string, unknown>>> = 
     },
   },
   "kueue.x-k8s.io/v1beta1/workloadpriorityclasses": { value: 100 },
+  "v1/endpoints": {
+    subsets: [
+      {
+        addresses: [{ ip: "10.244.0.10", nodeName: "fuzz-node" }],
+        ports: [{ name: "http", port: 8080, protocol: "TCP" }],
+      },
+    ],
+  },
   "v1/events": {
     involvedObject: { kind: "Pod", name: "web", namespace: fuzzNamespace },
     reason: "Started",
@@ -163,6 +171,12 @@ export const fixtureBodies: Readonly<Record<string, Record<string, unknown>>> = 
   },
   "policy/v1/poddisruptionbudgets": { spec: { minAvailable: 1, selector } },
   "scheduling.k8s.io/v1/priorityclasses": { value: 1000, description: "fuzz" },
+  "discovery.k8s.io/v1/endpointslices": {
+    metadata: { labels: { "kubernetes.io/service-name": "fuzz" } },
+    addressType: "IPv4",
+    endpoints: [{ addresses: ["10.244.0.10"], conditions: { ready: true }, nodeName: "fuzz-node" }],
+    ports: [{ name: "http", port: 8080, protocol: "TCP" }],
+  },
   "coordination.k8s.io/v1/leases": { spec: { holderIdentity: "fuzz", leaseDurationSeconds: 15 } },
   "rbac.authorization.k8s.io/v1/roles": {
     rules: [{ apiGroups: [""], resources: ["pods"], verbs: ["get"] }],

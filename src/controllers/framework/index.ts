@@ -34,6 +34,17 @@ export {
   resourceOfCrd,
 } from "./discovery.ts";
 export {
+  findPort,
+  headlessServiceLabel,
+  isHeadless,
+  lastChangeTriggerTimeAnnotation,
+  podIpv4,
+  podReference,
+  shouldPodBeInEndpoints,
+  shouldSetHostname,
+  TriggerTimeTracker,
+} from "./endpoints.ts";
+export {
   type EventBroadcaster,
   type EventRecorder,
   type EventRecorderDeps,

@@ -1,6 +1,7 @@
 import { metaDefinitions } from "../../meta/schema.ts";
 import type { Definitions } from "../../schema/schema.ts";
 import { clusterDefinitions } from "./schema-cluster.ts";
+import { endpointsDefinitions } from "./schema-endpoints.ts";
 import { podTemplateDefinitions } from "./schema-pod-template.ts";
 import { quotaDefinitions } from "./schema-quota.ts";
 import { workloadDefinitions } from "./schema-workloads.ts";
@@ -12,4 +13,5 @@ export const coreV1Definitions: Definitions = {
   ...workloadDefinitions,
   ...clusterDefinitions,
   ...quotaDefinitions,
+  ...endpointsDefinitions,
 };

@@ -2,6 +2,7 @@
 import type { KindDefinition } from "../../scheme.ts";
 import { bindingKind } from "./binding.ts";
 import { configMapKind } from "./config-map.ts";
+import { endpointsKind } from "./endpoints.ts";
 import { eventKind } from "./event.ts";
 import { limitRangeKind } from "./limit-range.ts";
 import { namespaceKind } from "./namespace.ts";
@@ -17,6 +18,7 @@ import { serviceAccountKind } from "./service-account.ts";
 export const coreV1Kinds: readonly KindDefinition[] = [
   bindingKind,
   configMapKind,
+  endpointsKind,
   eventKind,
   limitRangeKind,
   namespaceKind,
