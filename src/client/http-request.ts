@@ -20,6 +20,8 @@ export interface ConnectionOptions {
   readonly cert?: string;
   readonly key?: string;
   readonly insecureSkipTlsVerify?: boolean;
+  /** See `HttpClientOptions.socketPath`. @default none: the URL's host and port */
+  readonly socketPath?: string;
   readonly userAgent: string;
   readonly timeoutMs: number;
 }
@@ -40,17 +42,19 @@ export function newConnection(options: ConnectionOptions): Connection {
     origin: base.origin,
     host,
     port,
-    ...(https
-      ? {
-          tls: {
-            ...(options.ca === undefined ? {} : { ca: Buffer.from(options.ca).toString("utf8") }),
-            ...(options.cert === undefined || options.key === undefined
-              ? {}
-              : { cert: options.cert, key: options.key }),
-            rejectUnauthorized: options.insecureSkipTlsVerify !== true,
-          },
-        }
-      : {}),
+    ...(options.socketPath !== undefined
+      ? { socketPath: options.socketPath }
+      : https
+        ? {
+            tls: {
+              ...(options.ca === undefined ? {} : { ca: Buffer.from(options.ca).toString("utf8") }),
+              ...(options.cert === undefined || options.key === undefined
+                ? {}
+                : { cert: options.cert, key: options.key }),
+              rejectUnauthorized: options.insecureSkipTlsVerify !== true,
+            },
+          }
+        : {}),
   });
   const headers: [string, string][] = [
     ["Host", base.host],

@@ -45,6 +45,13 @@ export interface HttpClientOptions {
   readonly key?: string;
   /** Accept any https certificate (the kubeconfig's insecure-skip-tls-verify). @default false */
   readonly insecureSkipTlsVerify?: boolean;
+  /**
+   * Reach the server through this Unix domain socket, with plain HTTP, instead of the URL's
+   * host and port: how `gantry up` connects the components it runs itself, whose socket only
+   * its own user may open. `server` still names the server (the Host header, messages), and
+   * the bearer token still authenticates. @default none
+   */
+  readonly socketPath?: string;
   /** `gantry/<component>`, e.g. `gantry/scheduler`. */
   readonly userAgent: string;
   /**
@@ -97,6 +104,7 @@ export function newClient(options: HttpClientOptions): HttpClient {
     ...(options.insecureSkipTlsVerify === undefined
       ? {}
       : { insecureSkipTlsVerify: options.insecureSkipTlsVerify }),
+    ...(options.socketPath === undefined ? {} : { socketPath: options.socketPath }),
   });
   const closing = new AbortController();
   // Every running request and watch listens on it: many at once is normal, not a leak.

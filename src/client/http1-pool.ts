@@ -21,6 +21,11 @@ export interface PoolOptions {
   readonly port: number;
   /** Connect over TLS with these options (https). @default plain TCP */
   readonly tls?: Pick<TlsOptions, "ca" | "cert" | "key" | "rejectUnauthorized">;
+  /**
+   * Connect to this Unix domain socket instead of `host` and `port`, with plain HTTP (`tls`
+   * must be unset). @default TCP
+   */
+  readonly socketPath?: string;
   /** Free sockets kept for reuse; more are closed. @default 32 */
   readonly maxFreeSockets?: number;
   /** TCP keep-alive delay of pooled sockets (ms). @default 30000 */
@@ -357,7 +362,8 @@ export class Http1Pool {
   }
 
   #connect(): Socket {
-    const { host, port, tls } = this.#options;
+    const { host, port, tls, socketPath } = this.#options;
+    if (socketPath !== undefined) return netConnect({ path: socketPath });
     const socket =
       tls === undefined
         ? netConnect({ host, port })

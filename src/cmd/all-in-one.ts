@@ -35,6 +35,7 @@ import {
   readCertificateBundle,
   writeCredentialKubeconfigs,
 } from "./client-certificates.ts";
+import { type ComponentSocket, listenComponentSocket } from "./component-socket.ts";
 import { type Components, type ComponentsOptions, startComponents } from "./components.ts";
 import { renderKubeconfig } from "./kubeconfig.ts";
 import { endpointAddressFor, startKubernetesServiceReconciler } from "./kubernetes-service.ts";
@@ -317,9 +318,11 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
     stop.signal,
   );
 
+  // One handler for the TCP port and the components' socket: one set of OpenAPI documents.
+  const handler = apiServer.handler();
   const http: Server =
     pki === undefined
-      ? createServer({ keepAliveTimeout: 65_000 }, apiServer.handler())
+      ? createServer({ keepAliveTimeout: 65_000 }, handler)
       : createTlsServer(
           {
             keepAliveTimeout: 65_000,
@@ -331,7 +334,7 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
             requestCert: true,
             rejectUnauthorized: false,
           },
-          apiServer.handler(),
+          handler,
         );
   const bindAddress = options.address.replace(/^\[(.*)\]$/, "$1");
   try {
@@ -384,11 +387,16 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
   let componentsReady = false;
   apiServer.addReadyCheck(() => componentsReady);
   const internalHost = isUnspecifiedAddress(bindAddress) ? "127.0.0.1" : bound;
+  const socket: ComponentSocket | undefined =
+    options.components === undefined
+      ? undefined
+      : await listenComponentSocket(dataDir, handler, options.logger);
   const components = await startComponents(
     {
       server: `${pki === undefined ? "http" : "https"}://${internalHost}:${port}`,
       token,
       ...(pki === undefined ? {} : { ca: pki.caCertPem }),
+      ...(socket === undefined ? {} : { socketPath: socket.path }),
     },
     {
       ...options.components,
@@ -417,6 +425,7 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
     stopKubernetesService.abort();
     await kubernetesService.stopped;
     stop.abort();
+    await socket?.close();
     http.closeAllConnections();
     await new Promise<void>((r) => http.close(() => r()));
     await done.catch(() => undefined);

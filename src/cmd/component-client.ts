@@ -17,6 +17,8 @@ export interface Connection {
   readonly key?: string;
   /** Accept any https certificate (a kubeconfig's `insecure-skip-tls-verify`). @default false */
   readonly insecureSkipTlsVerify?: boolean;
+  /** The API server's Unix socket for `gantry up`'s own components (plain HTTP). @default none */
+  readonly socketPath?: string;
 }
 
 /** A client for component `name` (`kube-scheduler`, `kubelet`, …) over `connection`. */
@@ -31,6 +33,7 @@ export function newComponentClient(connection: Connection, name: string): HttpCl
       ? {}
       : { cert: connection.cert, key: connection.key }),
     ...(connection.insecureSkipTlsVerify === true ? { insecureSkipTlsVerify: true } : {}),
+    ...(connection.socketPath === undefined ? {} : { socketPath: connection.socketPath }),
   });
 }
 
