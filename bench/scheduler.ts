@@ -41,7 +41,7 @@ import { startLoadClient } from "./load-client.ts";
 import { measureCycle } from "./scheduler-cycle.ts";
 import type { SchedulingResult, SchedulingTask } from "./scheduler-load.ts";
 import { fmt, percentile, table } from "./stats.ts";
-import { cpuPerUnitByThread, threadCpuSeconds } from "./thread-cpu.ts";
+import { cpuPerUnitByThread, threadCpuSeconds, threadWaitSeconds } from "./thread-cpu.ts";
 import { throughputOf } from "./throughput.ts";
 
 const { values } = parseArgs({
@@ -502,6 +502,7 @@ async function main(): Promise<void> {
     const threadsBefore = componentThreads?.utilization() ?? [];
     const cpuBefore = process.cpuUsage();
     const threadCpuBefore = threadCpuSeconds();
+    const threadWaitBefore = threadWaitSeconds();
     const throughputRun = await withHeartbeatLag(plane.fleet, () =>
       profiled(profilePhase === "throughput" ? values.profile : undefined, () =>
         runLoad({
@@ -526,6 +527,12 @@ async function main(): Promise<void> {
     const cpuByThread = cpuPerUnitByThread(
       threadCpuBefore,
       threadCpuSeconds(),
+      threadNames(componentThreads, run.tid),
+      run.bound,
+    );
+    const waitByThread = cpuPerUnitByThread(
+      threadWaitBefore,
+      threadWaitSeconds(),
       threadNames(componentThreads, run.tid),
       run.bound,
     );
@@ -699,6 +706,11 @@ async function main(): Promise<void> {
     if (cpuByThread !== "") {
       process.stdout.write(
         `CPU per pod by thread during the throughput phase (ms): ${cpuByThread}\n`,
+      );
+    }
+    if (waitByThread !== "") {
+      process.stdout.write(
+        `time runnable but waiting for a core, per pod by thread (ms): ${waitByThread}\n`,
       );
     }
     process.stdout.write(

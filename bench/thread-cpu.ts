@@ -2,7 +2,8 @@
  * CPU time by thread, from Linux's /proc/self/task: what each thread of the process (the API
  * server's, each component thread, the load clients', and the rest: V8's GC helpers and libuv's
  * pool) spent over a phase. Unlike event-loop utilization, it does not count the time a thread
- * waited for a core, so it stays meaningful when the cores are oversubscribed.
+ * waited for a core, so it stays meaningful when the cores are oversubscribed; that wait is
+ * `threadWaitSeconds`.
  */
 import { readdirSync, readFileSync } from "node:fs";
 
@@ -23,6 +24,30 @@ export function threadCpuSeconds(): Map<number, number> {
       out.set(Number(tid), (Number(fields[11]) + Number(fields[12])) / 100);
     } catch {
       // The thread ended between the listing and the read.
+    }
+  }
+  return out;
+}
+
+/**
+ * Seconds each thread of this process has spent runnable but waiting for a core, from
+ * /proc/self/task/TID/schedstat (its second field, in ns); empty where it is not there. Next to
+ * `threadCpuSeconds` it tells a thread that is slow from one that is kept off the cores.
+ */
+export function threadWaitSeconds(): Map<number, number> {
+  const out = new Map<number, number>();
+  let tids: string[];
+  try {
+    tids = readdirSync("/proc/self/task");
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const [, waitNs] = readFileSync(`/proc/self/task/${tid}/schedstat`, "utf8").split(" ");
+      out.set(Number(tid), Number(waitNs) / 1e9);
+    } catch {
+      // The thread ended between the listing and the read, or schedstats are off.
     }
   }
   return out;
