@@ -6,6 +6,7 @@ import { batchV1Kinds } from "./batch/v1/index.ts";
 import { coordinationV1Kinds } from "./coordination/v1/index.ts";
 import { coreV1Kinds } from "./core/v1/index.ts";
 import { discoveryV1Kinds } from "./discovery/v1/index.ts";
+import { networkingV1Kinds } from "./networking/v1/index.ts";
 import { policyV1Kinds } from "./policy/v1/index.ts";
 import { rbacV1Kinds } from "./rbac/index.ts";
 import { schedulingV1Kinds } from "./scheduling/v1/index.ts";
@@ -18,6 +19,7 @@ export function builtInKinds(): KindDefinition[] {
     ...coreV1Kinds,
     ...appsV1Kinds,
     ...batchV1Kinds,
+    ...networkingV1Kinds,
     ...policyV1Kinds,
     ...rbacV1Kinds,
     ...authorizationV1Kinds,

@@ -598,6 +598,30 @@ export {
   objectKeyOf,
   type TypeMeta,
 } from "./meta/types.ts";
+// networking.k8s.io/v1
+export {
+  applyIngressClassDefaults,
+  applyIngressDefaults,
+  applyNetworkPolicyDefaults,
+  type Ingress,
+  type IngressClass,
+  type IngressSpec,
+  ingressClassAnnotation,
+  ingressClassKind,
+  ingressKind,
+  isDefaultIngressClassAnnotation,
+  type NetworkPolicy,
+  networkingV1Definitions,
+  networkingV1Kinds,
+  networkPolicyKind,
+  validateIngressClass,
+  validateIngressClassUpdate,
+  validateIngressCreate,
+  validateIngressStatusUpdate,
+  validateIngressUpdate,
+  validateNetworkPolicy,
+  validateNetworkPolicyUpdate,
+} from "./networking/v1/index.ts";
 export {
   budgetSelects,
   type DrainPlanInput,

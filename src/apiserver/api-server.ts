@@ -5,6 +5,7 @@ import type { Storage } from "../storage/index.ts";
 import type { Clock, JsonObject, Logger, Random } from "../util/index.ts";
 import { AdmissionChain, type AdmissionPlugin, type ObjectReader } from "./admission/index.ts";
 import { orderAdmissionPlugins } from "./admission/order.ts";
+import { newDefaultIngressClass } from "./admission/plugins/default-ingress-class.ts";
 import { newDefaultTolerationSeconds } from "./admission/plugins/default-toleration-seconds.ts";
 import { newLimitRanger } from "./admission/plugins/limit-ranger.ts";
 import { newNamespaceLifecycle } from "./admission/plugins/namespace-lifecycle.ts";
@@ -198,6 +199,7 @@ export class ApiServer {
         ...(options.defaultTolerations === undefined
           ? []
           : [newDefaultTolerationSeconds(options.defaultTolerations)]),
+        newDefaultIngressClass(this.reader),
         // Validating only: it sees every mutation, the webhooks' (gang, Kueue) included.
         newPodSecurity(this.reader, {
           clock: options.clock,

@@ -65,6 +65,21 @@ export const controllerRevisionsResource = ref(
 export const jobsResource = ref("batch", "v1", "jobs", "Job", true);
 export const cronJobsResource = ref("batch", "v1", "cronjobs", "CronJob", true);
 export const leasesResource = ref("coordination.k8s.io", "v1", "leases", "Lease", true);
+export const ingressesResource = ref("networking.k8s.io", "v1", "ingresses", "Ingress", true);
+export const ingressClassesResource = ref(
+  "networking.k8s.io",
+  "v1",
+  "ingressclasses",
+  "IngressClass",
+  false,
+);
+export const networkPoliciesResource = ref(
+  "networking.k8s.io",
+  "v1",
+  "networkpolicies",
+  "NetworkPolicy",
+  true,
+);
 export const podDisruptionBudgetsResource = ref(
   "policy",
   "v1",
@@ -121,6 +136,9 @@ export const builtInResources: readonly ResourceRef[] = Object.freeze([
   daemonSetsResource,
   jobsResource,
   cronJobsResource,
+  ingressesResource,
+  ingressClassesResource,
+  networkPoliciesResource,
   leasesResource,
   endpointSlicesResource,
   podDisruptionBudgetsResource,

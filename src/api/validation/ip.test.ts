@@ -3,10 +3,12 @@ import test from "node:test";
 import { fieldErrorString } from "../meta/field-errors.ts";
 import { fieldPath } from "../meta/field-path.ts";
 import {
+  cidrContains,
   isFullyQualifiedDomainName,
   isIpv4,
   isValidIpv4Address,
   isValidIpv6Address,
+  parseCidrSloppy,
   parseIpSloppy,
   validateNonSpecialIp,
 } from "./ip.ts";
@@ -84,5 +86,53 @@ const cases = [
 for (const c of cases) {
   test(`ip validation: ${c.name}`, () => {
     assert.deepEqual(c.errs.map(fieldErrorString), c.want);
+  });
+}
+
+const cidrs = [
+  { text: "10.0.0.0/8", prefix: 8, v4: true },
+  { text: "010.1.2.3/16", prefix: 16, v4: true },
+  { text: "0.0.0.0/0", prefix: 0, v4: true },
+  { text: "fd00::/64", prefix: 64, v4: false },
+  { text: "::ffff:10.0.0.0/104", prefix: 104, v4: false },
+] as const;
+for (const c of cidrs) {
+  test(`parseCidrSloppy: ${c.text} is a /${c.prefix}`, () => {
+    const cidr = parseCidrSloppy(c.text);
+    assert.ok(cidr !== undefined, `${c.text} parses`);
+    assert.equal(cidr.prefixLength, c.prefix);
+    assert.equal(cidr.v4, c.v4);
+  });
+}
+
+for (const text of [
+  "10.0.0.0",
+  "10.0.0.0/33",
+  "10.0.0.0/-1",
+  "10.0.0.0/",
+  "fd00::/129",
+  "x/8",
+  "/8",
+]) {
+  test(`parseCidrSloppy: ${JSON.stringify(text)} is not a CIDR`, () => {
+    assert.equal(parseCidrSloppy(text), undefined);
+  });
+}
+
+const contains = [
+  { cidr: "10.0.0.0/16", ip: "10.0.255.1", want: true },
+  { cidr: "10.0.0.5/16", ip: "10.0.0.0", want: true },
+  { cidr: "10.0.0.0/16", ip: "10.1.0.0", want: false },
+  { cidr: "0.0.0.0/0", ip: "192.168.1.1", want: true },
+  { cidr: "0.0.0.0/0", ip: "fd00::1", want: false },
+  { cidr: "fd00::/64", ip: "fd00::ffff", want: true },
+  { cidr: "fd00::/64", ip: "fd01::", want: false },
+] as const;
+for (const c of contains) {
+  test(`cidrContains: ${c.cidr} ${c.want ? "contains" : "does not contain"} ${c.ip}`, () => {
+    const cidr = parseCidrSloppy(c.cidr);
+    const ip = parseIpSloppy(c.ip);
+    assert.ok(cidr !== undefined && ip !== undefined, "both parse");
+    assert.equal(cidrContains(cidr, ip), c.want);
   });
 }

@@ -153,3 +153,60 @@ export function isFullyQualifiedDomainName(path: FieldPath, value: string): Fiel
   }
   return [];
 }
+
+/** A parsed CIDR: the masked network address and its prefix length. */
+export interface Cidr {
+  /** The network address (host bits cleared), 16 bytes as `IpBytes`. */
+  readonly network: IpBytes;
+  readonly prefixLength: number;
+  /** Written as dotted IPv4 (`10.0.0.0/8`), so the prefix counts 32 bits, not 128. */
+  readonly v4: boolean;
+}
+
+/**
+ * `netutils.ParseCIDRSloppy` (Go 1.16's `net.ParseCIDR`, leading zeros allowed in IPv4 octets):
+ * `undefined` for anything that is not `<address>/<decimal prefix length>`.
+ */
+export function parseCidrSloppy(text: string): Cidr | undefined {
+  const slash = text.indexOf("/");
+  if (slash < 0) return undefined;
+  const address = text.slice(0, slash);
+  const mask = text.slice(slash + 1);
+  const v4 = !address.includes(":");
+  const ip = v4 ? parseIpv4(address) : parseIpv6(address);
+  if (ip === undefined || !/^[0-9]{1,6}$/.test(mask)) return undefined;
+  const prefixLength = Number.parseInt(mask, 10);
+  if (prefixLength > (v4 ? 32 : 128)) return undefined;
+  const ones = v4 ? 96 + prefixLength : prefixLength;
+  const network = ip.map((byte, i) => {
+    const bits = Math.max(0, Math.min(8, ones - i * 8));
+    return byte & ((0xff << (8 - bits)) & 0xff);
+  });
+  // An IPv4 network keeps its ::ffff: prefix even though those bits are not in its mask.
+  if (v4) network.splice(0, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff);
+  return { network, prefixLength, v4 };
+}
+
+/** `IPNet.Contains`: whether `ip` is inside `cidr` (never across address families). */
+export function cidrContains(cidr: Cidr, ip: IpBytes): boolean {
+  if (isIpv4(cidr.network) !== isIpv4(ip)) return false;
+  const offset = isIpv4(ip) ? 12 : 0;
+  const bits = cidr.v4 || !isIpv4(ip) ? cidr.prefixLength : Math.max(0, cidr.prefixLength - 96);
+  for (let i = 0; i < bits; i++) {
+    const byte = offset + (i >> 3);
+    const mask = 0x80 >> (i & 7);
+    if (((cidr.network[byte] ?? 0) & mask) !== ((ip[byte] ?? 0) & mask)) return false;
+  }
+  return true;
+}
+
+/**
+ * `IsValidCIDRForLegacyField` as 1.33 runs it (StrictIPCIDRValidation off): required, then
+ * any value `ParseCIDRSloppy` accepts.
+ */
+export function isValidCidr(path: FieldPath, value: string): FieldErrorList {
+  if (value === "") return [required(path)];
+  return parseCidrSloppy(value) === undefined
+    ? [invalid(path, value, "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)")]
+    : [];
+}

@@ -9,6 +9,7 @@ import {
   isQualifiedName,
   isValidLabelValue,
   isValidPortName,
+  isWildcardDns1123Subdomain,
   maskTrailingDash,
 } from "./names.ts";
 
@@ -43,6 +44,20 @@ const cases = [
     fn: isDns1123Label,
     input: "a".repeat(64),
     want: ["must be no more than 63 characters"],
+  },
+  {
+    name: "wildcard subdomain accepts *.example.com",
+    fn: isWildcardDns1123Subdomain,
+    input: "*.example.com",
+    want: [],
+  },
+  {
+    name: "wildcard subdomain rejects a wildcard that is not the whole first label",
+    fn: isWildcardDns1123Subdomain,
+    input: "*foo.example.com",
+    want: [
+      "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character (e.g. '*.example.com', regex used for validation is '\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+    ],
   },
   {
     name: "DNS-1035 label rejects a leading digit",

@@ -79,6 +79,23 @@ export function isDns1123Subdomain(value: string): string[] {
   return errs;
 }
 
+const wildcardDns1123SubdomainFmt = `\\*\\.${dns1123SubdomainFmt}`;
+const wildcardDns1123SubdomainRe = new RegExp(`^${wildcardDns1123SubdomainFmt}$`);
+const wildcardDns1123SubdomainErrMsg =
+  "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character";
+
+/** `IsWildcardDNS1123Subdomain`: `*.` followed by an RFC 1123 subdomain (`*.example.com`). */
+export function isWildcardDns1123Subdomain(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > dns1123SubdomainMaxLength) errs.push(maxLenError(dns1123SubdomainMaxLength));
+  if (!wildcardDns1123SubdomainRe.test(value)) {
+    errs.push(
+      regexError(wildcardDns1123SubdomainErrMsg, wildcardDns1123SubdomainFmt, "*.example.com"),
+    );
+  }
+  return errs;
+}
+
 /** RFC 1035 label (service names): starts with a letter. */
 export function isDns1035Label(value: string): string[] {
   const errs: string[] = [];

@@ -30,6 +30,7 @@ test("orderAdmissionPlugins: upstream's recommended order whatever the input ord
     "LimitRanger",
     "ServiceAccount",
     "DefaultTolerationSeconds",
+    "DefaultIngressClass",
   ];
   assert.deepEqual(
     orderAdmissionPlugins(shuffled.map(named)).map((p) => p.name),
@@ -80,6 +81,7 @@ test("ApiServer: the admission chain runs in upstream's order, ResourceQuota las
     "PodSecurity",
     "Priority",
     "DefaultTolerationSeconds",
+    "DefaultIngressClass",
     "GangAdmission",
     "KueuePodWebhook",
     "RBACEscalation",

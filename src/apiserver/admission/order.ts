@@ -20,6 +20,7 @@ export const admissionPluginOrder = [
   "PodSecurity",
   "Priority",
   "DefaultTolerationSeconds",
+  "DefaultIngressClass",
   "GangAdmission",
   "KueuePodWebhook",
   "RBACEscalation",

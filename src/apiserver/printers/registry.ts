@@ -24,6 +24,7 @@ import { defaultPrinter } from "./default-printer.ts";
 import { endpointSlicePrinter, endpointsPrinter } from "./endpoints.ts";
 import { eventPrinter } from "./event.ts";
 import { podGroupPrinter, workloadPrinter } from "./gantry.ts";
+import { ingressClassPrinter, ingressPrinter, networkPolicyPrinter } from "./networking.ts";
 import { nodePrinter } from "./node.ts";
 import { podPrinter } from "./pod.ts";
 import { limitRangePrinter, resourceQuotaPrinter } from "./quota.ts";
@@ -61,6 +62,9 @@ export function builtInPrinters(): ReadonlyMap<string, TablePrinter> {
     ["apps/controllerrevisions", controllerRevisionPrinter],
     ["batch/jobs", jobPrinter],
     ["batch/cronjobs", cronJobPrinter],
+    ["networking.k8s.io/ingresses", ingressPrinter],
+    ["networking.k8s.io/ingressclasses", ingressClassPrinter],
+    ["networking.k8s.io/networkpolicies", networkPolicyPrinter],
     ["policy/poddisruptionbudgets", podDisruptionBudgetPrinter],
     ["coordination.k8s.io/leases", leasePrinter],
     ["discovery.k8s.io/endpointslices", endpointSlicePrinter],

@@ -43,6 +43,8 @@ export const protobufKinds: readonly ProtobufKind[] = [
   { apiVersion: "batch/v1", kind: "CronJob", message: "CronJob" },
   { apiVersion: "batch/v1", kind: "Job", message: "Job" },
   { apiVersion: "networking.k8s.io/v1", kind: "Ingress", message: "Ingress" },
+  { apiVersion: "networking.k8s.io/v1", kind: "IngressClass", message: "IngressClass" },
+  { apiVersion: "networking.k8s.io/v1", kind: "NetworkPolicy", message: "NetworkPolicy" },
   { apiVersion: "policy/v1", kind: "PodDisruptionBudget", message: "PodDisruptionBudget" },
   { apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRole", message: "ClusterRole" },
   {

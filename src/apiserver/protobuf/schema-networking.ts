@@ -1,5 +1,6 @@
-// k8s.io/api/networking/v1: Ingress (what `kubectl create ingress` sends). Field numbers:
-// networking/v1 generated.proto (1.33); JSON rules: networking/v1 types.go.
+// k8s.io/api/networking/v1: Ingress (what `kubectl create ingress` sends), and IngressClass and
+// NetworkPolicy (what client-go 1.32+ typed clients send). Field numbers: networking/v1
+// generated.proto (1.33); JSON rules: networking/v1 types.go.
 
 import { inline, keep, list, type MessageTable, ptr, val } from "./schema.ts";
 
@@ -47,4 +48,43 @@ export const networkingMessages: MessageTable = {
     val(2, "protocol", "string", keep),
     ptr(3, "error", "string"),
   ],
+  IngressClass: [val(1, "metadata", "ObjectMeta"), val(2, "spec", "IngressClassSpec")],
+  IngressClassSpec: [
+    val(1, "controller", "string"),
+    ptr(2, "parameters", "IngressClassParametersReference"),
+  ],
+  IngressClassParametersReference: [
+    ptr(1, "apiGroup", "string"),
+    val(2, "kind", "string", keep),
+    val(3, "name", "string", keep),
+    ptr(4, "scope", "string", keep),
+    ptr(5, "namespace", "string"),
+  ],
+  // Field 3 (status) is tombstoned upstream.
+  NetworkPolicy: [val(1, "metadata", "ObjectMeta"), val(2, "spec", "NetworkPolicySpec")],
+  NetworkPolicySpec: [
+    val(1, "podSelector", "LabelSelector", keep),
+    list(2, "ingress", "NetworkPolicyIngressRule"),
+    list(3, "egress", "NetworkPolicyEgressRule"),
+    list(4, "policyTypes", "string"),
+  ],
+  NetworkPolicyIngressRule: [
+    list(1, "ports", "NetworkPolicyPort"),
+    list(2, "from", "NetworkPolicyPeer"),
+  ],
+  NetworkPolicyEgressRule: [
+    list(1, "ports", "NetworkPolicyPort"),
+    list(2, "to", "NetworkPolicyPeer"),
+  ],
+  NetworkPolicyPort: [
+    ptr(1, "protocol", "string"),
+    ptr(2, "port", "IntOrString"),
+    ptr(3, "endPort", "int32"),
+  ],
+  NetworkPolicyPeer: [
+    ptr(1, "podSelector", "LabelSelector"),
+    ptr(2, "namespaceSelector", "LabelSelector"),
+    ptr(3, "ipBlock", "IPBlock"),
+  ],
+  IPBlock: [val(1, "cidr", "string", keep), list(2, "except", "string")],
 };

@@ -177,6 +177,32 @@ export const fixtureBodies: Readonly<Record<string, Record<string, unknown>>> = 
     endpoints: [{ addresses: ["10.244.0.10"], conditions: { ready: true }, nodeName: "fuzz-node" }],
     ports: [{ name: "http", port: 8080, protocol: "TCP" }],
   },
+  "networking.k8s.io/v1/ingresses": {
+    spec: {
+      rules: [
+        {
+          host: "fuzz.example.com",
+          http: {
+            paths: [
+              {
+                path: "/",
+                pathType: "Prefix",
+                backend: { service: { name: "fuzz", port: { number: 8080 } } },
+              },
+            ],
+          },
+        },
+      ],
+    },
+  },
+  "networking.k8s.io/v1/ingressclasses": { spec: { controller: "example.com/fuzz" } },
+  "networking.k8s.io/v1/networkpolicies": {
+    spec: {
+      podSelector: { matchLabels: { app: "fuzz" } },
+      ingress: [{ from: [{ ipBlock: { cidr: "10.0.0.0/8", except: ["10.1.0.0/16"] } }] }],
+      egress: [{ ports: [{ port: 53, protocol: "UDP" }] }],
+    },
+  },
   "coordination.k8s.io/v1/leases": { spec: { holderIdentity: "fuzz", leaseDurationSeconds: 15 } },
   "rbac.authorization.k8s.io/v1/roles": {
     rules: [{ apiGroups: [""], resources: ["pods"], verbs: ["get"] }],

@@ -5,6 +5,7 @@ import { autoscalingV1Definitions } from "../../autoscaling/v1/scale.ts";
 import { batchV1Definitions } from "../../batch/v1/kinds.ts";
 import { coordinationV1Definitions } from "../../coordination/v1/schema.ts";
 import { coreV1Definitions } from "../../core/v1/definitions.ts";
+import { networkingV1Definitions } from "../../networking/v1/schema.ts";
 import { policyV1beta1EvictionDefinitions, policyV1Definitions } from "../../policy/v1/schema.ts";
 import { schedulingV1Definitions } from "../../scheduling/v1/schema.ts";
 import { schedulingV1alpha1Definitions } from "../../scheduling/v1alpha1/schema.ts";
@@ -35,6 +36,7 @@ const groups: Record<string, Definitions> = {
   "scheduling.k8s.io/v1alpha1": schedulingV1alpha1Definitions,
   "apiextensions.k8s.io/v1": apiextensionsV1Definitions,
   "autoscaling/v1": autoscalingV1Definitions,
+  "networking.k8s.io/v1": networkingV1Definitions,
 };
 
 const union: Definitions = { ...coreV1Definitions, ...Object.assign({}, ...Object.values(groups)) };
@@ -75,6 +77,9 @@ test("definitions: every top-level kind carries its group/version/kind", () => {
     "CustomResourceDefinition",
     "Scale",
     "Eviction",
+    "Ingress",
+    "IngressClass",
+    "NetworkPolicy",
   ]) {
     assert.ok(kinds.includes(kind), `${kind} has no x-kubernetes-group-version-kind`);
   }
