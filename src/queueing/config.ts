@@ -1,7 +1,8 @@
 /**
  * The cluster config's `queueing:` section: which pods Kueue's plain-pod integration manages
  * (Kueue's `Configuration`: `manageJobsWithoutQueueName`, `managedJobsNamespaceSelector`,
- * `integrations.frameworks` and the deprecated `integrations.podOptions`).
+ * `integrations.frameworks` and the deprecated `integrations.podOptions`), and how many pod keys
+ * are reconciled at once (`controller.groupKindConcurrency`).
  */
 import type { LabelSelector } from "../api/index.ts";
 
@@ -29,7 +30,38 @@ export interface QueueingConfig {
    * @default false
    */
   readonly gangScheduleAdmittedGroups: boolean;
+  /**
+   * Kueue's `controller.groupKindConcurrency`: workers per controller, by group kind. `Pod`
+   * sets how many pod and group keys the pod reconciler works on at once; the other kinds Kueue
+   * names are accepted so that Kueue's own configuration reads unchanged, and change nothing
+   * (gantry's Workload, queue and flavor bookkeeping runs in the admission loop, not in worker
+   * pools). @default Kueue's shipped values: 5 for Job.batch, Pod and Workload, 1 for the rest
+   */
+  readonly groupKindConcurrency: Readonly<Record<GroupKind, number>>;
 }
+
+/** The group kinds of Kueue's `controller.groupKindConcurrency`. */
+export const concurrencyGroupKinds = [
+  "Job.batch",
+  "Pod",
+  "Workload.kueue.x-k8s.io",
+  "LocalQueue.kueue.x-k8s.io",
+  "Cohort.kueue.x-k8s.io",
+  "ClusterQueue.kueue.x-k8s.io",
+  "ResourceFlavor.kueue.x-k8s.io",
+] as const;
+export type GroupKind = (typeof concurrencyGroupKinds)[number];
+
+/** Kueue's shipped `controller_manager_config.yaml`. */
+const defaultGroupKindConcurrency: Readonly<Record<GroupKind, number>> = Object.freeze({
+  "Job.batch": 5,
+  Pod: 5,
+  "Workload.kueue.x-k8s.io": 5,
+  "LocalQueue.kueue.x-k8s.io": 1,
+  "Cohort.kueue.x-k8s.io": 1,
+  "ClusterQueue.kueue.x-k8s.io": 1,
+  "ResourceFlavor.kueue.x-k8s.io": 1,
+});
 
 export const defaultQueueingConfig: QueueingConfig = Object.freeze({
   enabled: true,
@@ -46,6 +78,7 @@ export const defaultQueueingConfig: QueueingConfig = Object.freeze({
   podOptions: {},
   frameworks: ["pod"],
   gangScheduleAdmittedGroups: false,
+  groupKindConcurrency: defaultGroupKindConcurrency,
 });
 
 /** Kueue's integration names (`integrations.frameworks`) and the owner kinds they manage. */
@@ -68,6 +101,7 @@ const fields = [
   "podOptions",
   "frameworks",
   "gangScheduleAdmittedGroups",
+  "controller",
 ] as const;
 
 /**
@@ -135,7 +169,42 @@ export function parseQueueingConfig(raw: unknown): QueueingConfig {
       "gangScheduleAdmittedGroups",
       defaultQueueingConfig.gangScheduleAdmittedGroups,
     ),
+    groupKindConcurrency: groupKindConcurrency(section["controller"]),
   };
+}
+
+/** `controller.groupKindConcurrency` over Kueue's defaults; only that key of `controller`. */
+function groupKindConcurrency(value: unknown): Readonly<Record<GroupKind, number>> {
+  if (value === undefined) return defaultGroupKindConcurrency;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new TypeError("queueing.controller: must be a mapping");
+  }
+  const controller = value as Record<string, unknown>;
+  for (const key of Object.keys(controller)) {
+    if (key !== "groupKindConcurrency") {
+      throw new TypeError(
+        `queueing.controller.${key}: unknown field; known fields are groupKindConcurrency`,
+      );
+    }
+  }
+  const raw = controller["groupKindConcurrency"] ?? {};
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw new TypeError("queueing.controller.groupKindConcurrency: must be a mapping");
+  }
+  const out: Record<string, number> = { ...defaultGroupKindConcurrency };
+  for (const [kind, count] of Object.entries(raw)) {
+    const path = `queueing.controller.groupKindConcurrency.${kind}`;
+    if (!(concurrencyGroupKinds as readonly string[]).includes(kind)) {
+      throw new TypeError(
+        `${path}: unknown group kind; known group kinds are ${concurrencyGroupKinds.join(", ")}`,
+      );
+    }
+    if (typeof count !== "number" || !Number.isInteger(count) || count < 1) {
+      throw new TypeError(`${path}: must be a whole number of workers, at least 1`);
+    }
+    out[kind] = count;
+  }
+  return out as Record<GroupKind, number>;
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {

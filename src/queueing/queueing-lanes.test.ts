@@ -18,7 +18,7 @@ import {
 import { ensureNoLeaksInEachTest } from "../testing/leak-check.ts";
 import { discardLogger, systemClock } from "../util/index.ts";
 import { defaultQueueingConfig } from "./config.ts";
-import { newQueueing, podReconcilerWorkers } from "./queueing.ts";
+import { newQueueing } from "./queueing.ts";
 import {
   clusterQueuesResource,
   kueueWorkloadsResource,
@@ -79,6 +79,7 @@ test("an admitted Workload's pod is ungated before the Workload creations queued
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
+  const workers = 3;
   const stop = new AbortController();
   const informers = newInformerFactory(client, { clock: systemClock });
   const queueing = newQueueing(
@@ -90,7 +91,11 @@ test("an admitted Workload's pod is ungated before the Workload creations queued
       podEvents: noEvents,
       workloadEvents: noEvents,
     },
-    defaultQueueingConfig,
+    // Three pod reconciler workers instead of Kueue's five: the test counts them.
+    {
+      ...defaultQueueingConfig,
+      groupKindConcurrency: { ...defaultQueueingConfig.groupKindConcurrency, Pod: workers },
+    },
   );
   const running = Promise.all([informers.start(stop.signal), queueing.start(stop.signal)]);
   const workloadOf = async (pod: string): Promise<KueueWorkload> => {
@@ -115,7 +120,6 @@ test("an admitted Workload's pod is ungated before the Workload creations queued
     await eventually(() => workloadOf("marker"));
 
     // New pods: their Workload creates hold every worker, two more pods wait in the queue.
-    const workers = podReconcilerWorkers;
     for (let i = 1; i <= workers + 2; i++) {
       await harness.client.create(podsResource, gatedPod(`slow-${i}`));
     }

@@ -91,12 +91,6 @@ export function beyondStatus(old: unknown, next: unknown): boolean {
   return rest(a) !== rest(b);
 }
 
-/**
- * How many pod and group keys are reconciled at once: Kueue's shipped configuration sets
- * `controller.groupKindConcurrency` to 5 for `Pod`.
- */
-export const podReconcilerWorkers = 5;
-
 export function newQueueing(deps: QueueingDeps, config: QueueingConfig): Queueing {
   const f = deps.informers;
   // Only the pods the webhook marked as managed: the reconcilers ignore every other pod, and
@@ -264,7 +258,7 @@ export function newQueueing(deps: QueueingDeps, config: QueueingConfig): Queuein
     async start(signal: AbortSignal): Promise<void> {
       // The caller starts `informers`; work begins once they have synced.
       if (!(await f.waitForSync(signal))) return;
-      const workers = Array.from({ length: podReconcilerWorkers }, worker);
+      const workers = Array.from({ length: config.groupKindConcurrency.Pod }, worker);
       signal.addEventListener("abort", () => queue.shutDown(), { once: true });
       await Promise.all([admissionLoop(signal), ...workers]);
       // The cycle's writes still out finish (or fail) before the component counts as stopped;
