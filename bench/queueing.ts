@@ -1,6 +1,7 @@
 /**
  * `npm run bench:queueing`: Kueue-style queued admission end to end, against an in-process gantry
- * (memory storage, real HTTP on 127.0.0.1) running only the API server and the queueing
+ * (memory storage, or `--storage sqlite` for gantry's default store; real HTTP on 127.0.0.1)
+ * running only the API server and the queueing
  * component (no scheduler or kubelets: the end point is admission, not placement).
  *
  * 1. Single pods: `--pods` (10,000) plain pods with a queue name, created 64 at a time, in a
@@ -31,11 +32,14 @@
  * own clients (creates, a watch of admitted pods) included; the single-pod and group phases
  * also print each thread's event-loop utilization.
  *
+ * `--pod-workers N` sets Kueue's `controller.groupKindConcurrency.Pod` (5, Kueue's default).
+ * `--profile FILE` writes a `.cpuprofile` of the API server's thread during the single-pod phase.
+ *
  * Not a test: figures depend on the machine. Each phase stops after `--budget` seconds (240)
  * and says so. Progress goes to stderr every two seconds.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -45,11 +49,12 @@ import type { KueueWorkload, Pod } from "../src/api/index.ts";
 import { newInformerFactory, podsResource, type ResourceRef } from "../src/client/index.ts";
 import { startAllInOne } from "../src/cmd/all-in-one.ts";
 import { connectionFromKubeconfig, newComponentClient } from "../src/cmd/component-client.ts";
-import { defaultQueueingConfig } from "../src/queueing/index.ts";
+import { defaultQueueingConfig, type QueueingConfig } from "../src/queueing/index.ts";
 import { makeQueuedPod, type QueuedPodOptions } from "../src/testing/index.ts";
 import { discardLogger } from "../src/util/index.ts";
 import { gated, startAdmissionObserver } from "./admission-observer.ts";
 import { startLoadClient } from "./load-client.ts";
+import { profiled } from "./profile.ts";
 import { fmt, percentile, table } from "./stats.ts";
 import { cpuPerUnitByThread, threadCpuSeconds } from "./thread-cpu.ts";
 
@@ -62,8 +67,26 @@ const { values } = parseArgs({
     only: { type: "string", default: "" },
     "queueing-process": { type: "boolean", default: false },
     "component-threads": { type: "boolean", default: false },
+    storage: { type: "string", default: "memory" },
+    profile: { type: "string" },
+    "pod-workers": { type: "string", default: "5" },
   },
 });
+if (values.storage !== "memory" && values.storage !== "sqlite") {
+  throw new RangeError(`Cannot use --storage=${values.storage}: choose memory or sqlite`);
+}
+const storage: "memory" | "sqlite" = values.storage;
+const podWorkers = Number(values["pod-workers"]);
+if (!Number.isInteger(podWorkers) || podWorkers < 1) {
+  throw new RangeError(
+    `Cannot use --pod-workers=${values["pod-workers"]}: give a whole number ≥ 1`,
+  );
+}
+/** Kueue's defaults, with `controller.groupKindConcurrency.Pod` from `--pod-workers`. */
+const queueingConfig: QueueingConfig = {
+  ...defaultQueueingConfig,
+  groupKindConcurrency: { ...defaultQueueingConfig.groupKindConcurrency, Pod: podWorkers },
+};
 const queueingProcess = values["queueing-process"];
 const componentThreads = values["component-threads"];
 const podCount = Number(values.pods);
@@ -168,13 +191,13 @@ async function withGantry<T>(fn: (bench: Bench) => Promise<T>): Promise<T> {
     dataDir,
     port: 0,
     address: "127.0.0.1",
-    storage: "memory",
+    storage,
     logger: discardLogger,
     ...(queueingProcess
-      ? { queueing: defaultQueueingConfig }
+      ? { queueing: queueingConfig }
       : {
           components: {
-            queueing: { config: defaultQueueingConfig },
+            queueing: { config: queueingConfig },
             ...(componentThreads ? { threads: [["queueing"]] } : {}),
           },
         }),
@@ -184,6 +207,11 @@ async function withGantry<T>(fn: (bench: Bench) => Promise<T>): Promise<T> {
   try {
     if (queueingProcess) {
       const gantryBin = join(dirname(fileURLToPath(import.meta.url)), "..", "bin", "gantry.js");
+      const configFile = join(dataDir, "queueing-bench.yaml");
+      writeFileSync(
+        configFile,
+        `queueing:\n  controller:\n    groupKindConcurrency:\n      Pod: ${podWorkers}\n`,
+      );
       child = spawn(
         process.execPath,
         [
@@ -191,6 +219,8 @@ async function withGantry<T>(fn: (bench: Bench) => Promise<T>): Promise<T> {
           "queueing",
           "--kubeconfig",
           gantry.kubeconfigPath,
+          "--config",
+          configFile,
           "--leader-elect=false",
           "--secure-port",
           "0",
@@ -345,6 +375,17 @@ async function podPhase(name: string, pods: readonly Pod[]): Promise<PodPhase> {
         status: 201,
         budgetMs,
       });
+    // Creates, then (profiled with them) the wait for every created pod's admission.
+    let createdAt: number | undefined;
+    const createAndAdmit = async (paths: readonly string[]) => {
+      const created = await createPods(paths);
+      createdAt = performance.now();
+      const until = performance.now() + budgetMs;
+      while (observer.admitted() < created.count && performance.now() < until) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return created;
+    };
     // The worker compiles bench/load.ts before its first task: not part of the measure.
     await createPods([]);
     const countsBefore = await requestCounts(client);
@@ -362,7 +403,11 @@ async function podPhase(name: string, pods: readonly Pod[]): Promise<PodPhase> {
     }, 2000);
     try {
       try {
-        const created = await createPods(pods.map(() => "/api/v1/namespaces/default/pods"));
+        const created = await profiled(
+          name === "single pods" ? values.profile : undefined,
+          () => createAndAdmit(pods.map(() => "/api/v1/namespaces/default/pods")),
+          (file) => progress(`profile of the ${name} phase written to ${file}`),
+        );
         errors = pods.length - created.count;
       } catch (error: unknown) {
         // A create answered otherwise than 201 stops the worker: count what made it.
@@ -372,7 +417,7 @@ async function podPhase(name: string, pods: readonly Pod[]): Promise<PodPhase> {
       } finally {
         await load.close();
       }
-      const createSeconds = (performance.now() - started) / 1000;
+      const createSeconds = ((createdAt ?? performance.now()) - started) / 1000;
       while (observer.admitted() < pods.length - errors && performance.now() < deadline) {
         await new Promise((r) => setTimeout(r, 50));
       }
@@ -770,7 +815,7 @@ async function main(): Promise<void> {
   }
   if (rows.length > 0) {
     process.stdout.write(
-      `\nPlain-pod admission end to end (gate removed), free quota\n${table(
+      `\nPlain-pod admission end to end (gate removed), free quota, ${storage} storage, ${podWorkers} pod reconciler workers\n${table(
         [
           "Workloads",
           "Admitted",

@@ -26,8 +26,7 @@
  * the kubelets in a thread of their own)
  * --profile FILE --profile-phase throughput|memory (a .cpuprofile of the API server's thread).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { Session } from "node:inspector";
+import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -38,6 +37,7 @@ import type { ComponentThreads } from "../src/cmd/components.ts";
 import { defaultClusterConfig } from "../src/kubelet/index.ts";
 import { discardLogger, newJsonLogger } from "../src/util/index.ts";
 import { startLoadClient } from "./load-client.ts";
+import { profiled } from "./profile.ts";
 import { measureCycle } from "./scheduler-cycle.ts";
 import type { SchedulingResult, SchedulingTask } from "./scheduler-load.ts";
 import { fmt, percentile, table } from "./stats.ts";
@@ -210,27 +210,8 @@ function threadsBusy(before: ThreadElu, after: ThreadElu): string {
     .join(", ");
 }
 
-/** Profiles this thread (the control plane) while `work` runs; writes a .cpuprofile. */
-async function profiled<T>(file: string | undefined, work: () => Promise<T>): Promise<T> {
-  if (file === undefined) return work();
-  const session = new Session();
-  session.connect();
-  const post = (method: string, params?: object): Promise<unknown> =>
-    new Promise((resolve, reject) =>
-      session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
-    );
-  await post("Profiler.enable");
-  await post("Profiler.setSamplingInterval", { interval: 1000 });
-  await post("Profiler.start");
-  try {
-    return await work();
-  } finally {
-    const { profile } = (await post("Profiler.stop")) as { profile: object };
-    writeFileSync(file, JSON.stringify(profile));
-    session.disconnect();
-    log(`profile of the ${profilePhase} phase written to ${file}`);
-  }
-}
+const profileWritten = (file: string): void =>
+  log(`profile of the ${profilePhase} phase written to ${file}`);
 
 const mib = (bytes: number): string => fmt(bytes / 2 ** 20);
 
@@ -504,19 +485,22 @@ async function main(): Promise<void> {
     const threadCpuBefore = threadCpuSeconds();
     const threadWaitBefore = threadWaitSeconds();
     const throughputRun = await withHeartbeatLag(plane.fleet, () =>
-      profiled(profilePhase === "throughput" ? values.profile : undefined, () =>
-        runLoad({
-          url: plane.url,
-          namespace: "bench",
-          prefix: "pod",
-          from: 0,
-          count: pods,
-          clients,
-          waitRunning: false,
-          budgetMs: Math.min(left() * 0.4, 600_000),
-          sampleMs: 1000,
-          progressMs: 5000,
-        }),
+      profiled(
+        profilePhase === "throughput" ? values.profile : undefined,
+        () =>
+          runLoad({
+            url: plane.url,
+            namespace: "bench",
+            prefix: "pod",
+            from: 0,
+            count: pods,
+            clients,
+            waitRunning: false,
+            budgetMs: Math.min(left() * 0.4, 600_000),
+            sampleMs: 1000,
+            progressMs: 5000,
+          }),
+        profileWritten,
       ),
     );
     const run = throughputRun.result;
@@ -573,7 +557,11 @@ async function main(): Promise<void> {
       const memoryEluBefore = performance.eventLoopUtilization();
       const memoryThreadsBefore = componentThreads?.utilization() ?? [];
       const memoryPhase = await withHeartbeatLag(plane.fleet, () =>
-        profiled(profilePhase === "memory" ? values.profile : undefined, () => runLoad(task)),
+        profiled(
+          profilePhase === "memory" ? values.profile : undefined,
+          () => runLoad(task),
+          profileWritten,
+        ),
       );
       memoryRun = memoryPhase.result;
       memoryLagMs = memoryPhase.maxLagMs;
