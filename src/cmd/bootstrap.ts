@@ -14,9 +14,11 @@ const systemContext = {
 
 /**
  * The objects every cluster starts with: system namespaces, priority classes and the CRDs of
- * the controllers gantry runs (LeaderWorkerSet, and Kueue's for the queueing component). An
- * object that exists is left as it is, so
- * several API servers starting at once on one storage create each object exactly once.
+ * the controllers gantry runs (LeaderWorkerSet, and Kueue's for the queueing component). A
+ * namespace or priority class that exists is left as it is, so several API servers starting at
+ * once on one storage create each object exactly once. The CRDs are gantry's own: one that
+ * exists gets this gantry's spec, as `kubectl apply` of a newer Kueue release updates Kueue's
+ * (a spec that is already current is not written again).
  */
 export async function bootstrap(server: ApiServer): Promise<void> {
   const namespaces = server.store("", "v1", "namespaces");
@@ -36,10 +38,33 @@ export async function bootstrap(server: ApiServer): Promise<void> {
     description: "Used for system critical pods that must not be moved from their current node.",
   });
   const crds = server.store("apiextensions.k8s.io", "v1", "customresourcedefinitions");
-  await ensure(crds, "", leaderWorkerSetCrd() as KubeObject & { metadata: { name: string } });
-  for (const crd of kueueCrds())
-    await ensure(crds, "", crd as KubeObject & { metadata: { name: string } });
+  for (const crd of [leaderWorkerSetCrd(), ...kueueCrds()]) {
+    await ensureCurrentSpec(crds, crd as KubeObject & { metadata: { name: string } });
+  }
   await reconcileBootstrapRbac(server);
+}
+
+/** Creates `obj`, or gives the stored object `obj`'s spec; the store skips a write that changes nothing. */
+async function ensureCurrentSpec(
+  store: ReturnType<ApiServer["store"]>,
+  obj: KubeObject & { metadata: { name: string } },
+): Promise<void> {
+  if (store === undefined) return;
+  await ensure(store, "", obj);
+  try {
+    await store.update(
+      "",
+      obj.metadata.name,
+      (current) => {
+        current["spec"] = structuredClone(obj["spec"]);
+        return current;
+      },
+      { ...systemContext, warnings: [] },
+    );
+  } catch (error: unknown) {
+    // Deleted since `ensure` (by a user, or another API server's cleanup): nothing to update.
+    if (!(error instanceof ApiError && error.reason === "NotFound")) throw error;
+  }
 }
 
 async function ensure(
