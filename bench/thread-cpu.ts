@@ -7,8 +7,11 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 
-/** CPU seconds used so far by each thread of this process; empty where /proc is not there. */
-export function threadCpuSeconds(): Map<number, number> {
+/**
+ * `read(tid)` for each thread of this process (undefined skips the thread: it ended between the
+ * listing and the read, or the file is not there); empty where /proc is not there.
+ */
+function perThread(read: (tid: string) => number | undefined): Map<number, number> {
   const out = new Map<number, number>();
   let tids: string[];
   try {
@@ -18,15 +21,23 @@ export function threadCpuSeconds(): Map<number, number> {
   }
   for (const tid of tids) {
     try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
-      // Fields after the command name: state is the first, utime the 12th, stime the 13th.
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      out.set(Number(tid), (Number(fields[11]) + Number(fields[12])) / 100);
+      const value = read(tid);
+      if (value !== undefined) out.set(Number(tid), value);
     } catch {
       // The thread ended between the listing and the read.
     }
   }
   return out;
+}
+
+/** CPU seconds used so far by each thread of this process; empty where /proc is not there. */
+export function threadCpuSeconds(): Map<number, number> {
+  return perThread((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+    // Fields after the command name: state is the first, utime the 12th, stime the 13th.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  });
 }
 
 /**
@@ -35,22 +46,10 @@ export function threadCpuSeconds(): Map<number, number> {
  * `threadCpuSeconds` it tells a thread that is slow from one that is kept off the cores.
  */
 export function threadWaitSeconds(): Map<number, number> {
-  const out = new Map<number, number>();
-  let tids: string[];
-  try {
-    tids = readdirSync("/proc/self/task");
-  } catch {
-    return out;
-  }
-  for (const tid of tids) {
-    try {
-      const [, waitNs] = readFileSync(`/proc/self/task/${tid}/schedstat`, "utf8").split(" ");
-      out.set(Number(tid), Number(waitNs) / 1e9);
-    } catch {
-      // The thread ended between the listing and the read, or schedstats are off.
-    }
-  }
-  return out;
+  return perThread((tid) => {
+    const [, waitNs] = readFileSync(`/proc/self/task/${tid}/schedstat`, "utf8").split(" ");
+    return Number(waitNs) / 1e9;
+  });
 }
 
 /**

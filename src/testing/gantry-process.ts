@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
@@ -376,6 +377,14 @@ export interface KubectlResult {
   readonly code: number;
   readonly stdout: string;
   readonly stderr: string;
+}
+
+/** Asserts that kubectl exited 0 (else fails with `what`, its exit code and output); its stdout. */
+export function kubectlOk(result: KubectlResult, what: string): string {
+  if (result.code !== 0) {
+    assert.fail(`${what} failed (exit ${result.code}):\n${result.stderr}${result.stdout}`);
+  }
+  return result.stdout;
 }
 
 /** Runs a kubectl version (`1.27` … `1.33`, or "" for the default) against a gantry. */

@@ -55,6 +55,7 @@ export {
   type KubectlResult,
   kubectl,
   kubectlDir,
+  kubectlOk,
   readKubeconfig,
   requestGantry,
   runGantry,

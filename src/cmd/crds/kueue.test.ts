@@ -6,6 +6,7 @@ import {
   eventually,
   type KubectlResult,
   kubectl,
+  kubectlOk as ok,
   singleClusterQueueSetup,
   startGantry,
 } from "../../testing/index.ts";
@@ -14,15 +15,6 @@ import { undescribedFields } from "./describe.ts";
 import { kueueCrds } from "./kueue.ts";
 
 ensureNoLeaksInEachTest();
-
-function ok(result: KubectlResult, what: string): string {
-  assert.equal(
-    result.code,
-    0,
-    `${what} failed (exit ${result.code}):\n${result.stderr}${result.stdout}`,
-  );
-  return result.stdout;
-}
 
 // Kueue's own single-ClusterQueue setup (site/static/examples/admin/single-clusterqueue-setup.yaml).
 const setup = singleClusterQueueSetup(9);

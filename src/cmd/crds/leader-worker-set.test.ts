@@ -2,21 +2,12 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { stringify } from "yaml";
 import type { Schema } from "../../api/index.ts";
-import { type KubectlResult, kubectl, startGantry } from "../../testing/index.ts";
+import { type KubectlResult, kubectl, kubectlOk as ok, startGantry } from "../../testing/index.ts";
 import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 import { undescribedFields } from "./describe.ts";
 import { leaderWorkerSetCrd } from "./leader-worker-set.ts";
 
 ensureNoLeaksInEachTest();
-
-function ok(result: KubectlResult, what: string): string {
-  assert.equal(
-    result.code,
-    0,
-    `${what} failed (exit ${result.code}):\n${result.stderr}${result.stdout}`,
-  );
-  return result.stdout;
-}
 
 const lws = {
   apiVersion: "leaderworkerset.x-k8s.io/v1",

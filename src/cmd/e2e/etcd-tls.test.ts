@@ -10,21 +10,13 @@ import { startEtcd } from "../../testing/etcd.ts";
 import {
   type KubectlResult,
   kubectl,
+  kubectlOk as ok,
   runGantry,
   startGantry,
 } from "../../testing/gantry-process.ts";
 import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 
 ensureNoLeaksInEachTest();
-
-function ok(result: KubectlResult, what: string): string {
-  assert.equal(
-    result.code,
-    0,
-    `${what} failed (exit ${result.code}):\n${result.stderr}${result.stdout}`,
-  );
-  return result.stdout;
-}
 
 test("gantry apiserver --etcd-cafile --etcd-certfile --etcd-keyfile: kubectl creates and gets a pod stored in a TLS etcd", {
   timeout: 180_000,

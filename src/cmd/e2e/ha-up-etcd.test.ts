@@ -5,19 +5,15 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { startEtcd } from "../../testing/etcd.ts";
-import { type KubectlResult, kubectl, startGantry } from "../../testing/gantry-process.ts";
+import {
+  type KubectlResult,
+  kubectl,
+  kubectlOk as ok,
+  startGantry,
+} from "../../testing/gantry-process.ts";
 import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 
 ensureNoLeaksInEachTest();
-
-function ok(result: KubectlResult, what: string): string {
-  assert.equal(
-    result.code,
-    0,
-    `${what} failed (exit ${result.code}):\n${result.stderr}${result.stdout}`,
-  );
-  return result.stdout;
-}
 
 test("gantry up --storage etcd: kubectl creates a deployment, watches it become available and its pods run", {
   timeout: 180_000,

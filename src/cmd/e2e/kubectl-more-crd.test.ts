@@ -8,6 +8,7 @@ import {
   type KubectlResult,
   kubectl,
   makeWidgetCrd,
+  kubectlOk as ok,
   startGantry,
 } from "../../testing/index.ts";
 import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
@@ -17,15 +18,6 @@ import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 // ReplicaSet ones give the workloads here pods and write their status), so the cases assert the
 // spec they wrote and the selector the Scale reports, not replica counts in the status. Custom
 // resources have no controller: their status only changes when a case writes it.
-
-function ok(result: KubectlResult, what: string): string {
-  assert.equal(
-    result.code,
-    0,
-    `${what} failed (exit ${result.code}):\n${result.stderr}${result.stdout}`,
-  );
-  return result.stdout;
-}
 
 function failed(result: KubectlResult, what: string): string {
   assert.equal(result.code, 1, `${what} should fail:\n${result.stdout}${result.stderr}`);

@@ -10,6 +10,7 @@ import {
   type KubectlResult,
   kubectl,
   kubectlDir,
+  kubectlOk as ok,
   startGantry,
 } from "../../testing/index.ts";
 import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
@@ -19,15 +20,6 @@ import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
 // kubelet runs it, and controllers may give the Deployments ReplicaSets and pods, so the cases
 // assert what they created and wait (bounded) for what the cluster does. `parked` is a pod
 // nobody touches (no scheduler serves its schedulerName), for output that must not change.
-
-function ok(result: KubectlResult, what: string): string {
-  assert.equal(
-    result.code,
-    0,
-    `${what} failed (exit ${result.code}):\n${result.stderr}${result.stdout}`,
-  );
-  return result.stdout;
-}
 
 /** A running `kubectl get -w`, read line by line. */
 interface LineWatch {

@@ -6,18 +6,10 @@ import {
   type GantryProcess,
   type KubectlResult,
   kubectl,
+  kubectlOk as ok,
   startGantry,
 } from "../../testing/index.ts";
 import { ensureNoLeaksAfterSuite } from "../../testing/leak-check.ts";
-
-function ok(result: KubectlResult, what: string): string {
-  assert.equal(
-    result.code,
-    0,
-    `${what} failed (exit ${result.code}):\n${result.stderr}${result.stdout}`,
-  );
-  return result.stdout;
-}
 
 for (const version of ["1.27", "1.30", "1.33"]) {
   describe(`kubectl ${version} against gantry up`, () => {

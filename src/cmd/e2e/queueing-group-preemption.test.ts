@@ -7,21 +7,13 @@ import {
   type KubectlResult,
   kubectl,
   makeQueuedPod,
+  kubectlOk as ok,
   requestGantry,
   startGantry,
 } from "../../testing/index.ts";
 import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 
 ensureNoLeaksInEachTest();
-
-function ok(result: KubectlResult, what: string): string {
-  assert.equal(
-    result.code,
-    0,
-    `${what} failed (exit ${result.code}):\n${result.stderr}${result.stdout}`,
-  );
-  return result.stdout;
-}
 
 const kueue = "kueue.x-k8s.io/v1beta1";
 // Kueue's manifests: one ClusterQueue of two CPUs that preempts lower priorities.

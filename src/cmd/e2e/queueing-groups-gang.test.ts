@@ -10,21 +10,13 @@ import {
   type KubectlResult,
   kubectl,
   makeQueuedPod,
+  kubectlOk as ok,
   singleClusterQueueSetup,
   startGantry,
 } from "../../testing/index.ts";
 import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 
 ensureNoLeaksInEachTest();
-
-function ok(result: KubectlResult, what: string): string {
-  assert.equal(
-    result.code,
-    0,
-    `${what} failed (exit ${result.code}):\n${result.stderr}${result.stdout}`,
-  );
-  return result.stdout;
-}
 
 const config = `apiVersion: gantry.dev/v1alpha1
 kind: ClusterConfig

@@ -6,21 +6,13 @@ import {
   type KubectlResult,
   kubectl,
   makeQueuedPod,
+  kubectlOk as ok,
   singleClusterQueueSetup,
   startGantry,
 } from "../../testing/index.ts";
 import { ensureNoLeaksInEachTest } from "../../testing/leak-check.ts";
 
 ensureNoLeaksInEachTest();
-
-function ok(result: KubectlResult, what: string): string {
-  assert.equal(
-    result.code,
-    0,
-    `${what} failed (exit ${result.code}):\n${result.stderr}${result.stdout}`,
-  );
-  return result.stdout;
-}
 
 // Kueue's single ClusterQueue setup, with one CPU of quota so that two pods queue one at a time.
 const setup = singleClusterQueueSetup(1, { "kubernetes.io/os": "linux" });
