@@ -13,6 +13,7 @@ import {
   impersonate,
 } from "./authz/index.ts";
 import { type DashboardAssets, isDashboardPath } from "./dashboard-assets.ts";
+import { deprecationWarning } from "./deprecations.ts";
 import {
   aggregatedContentType,
   aggregatedDiscovery,
@@ -283,6 +284,8 @@ async function serveRequest(
   }
   const store = deps.registry.lookup(info.group, info.version, info.resource);
   if (store === undefined || (info.prefix === "api") !== (info.group === "")) throw pathNotFound();
+  const deprecation = deprecationWarning(info.group, info.version, info.resource);
+  if (deprecation !== undefined) warnings.push(deprecation);
   const scope: RequestScope = {
     req,
     res,

@@ -9,6 +9,7 @@ import {
 import type { JsonObject } from "../../util/index.ts";
 import { parseAccept, wantsTable } from "../http/accept.ts";
 import { parseGoBool } from "../http/request-info.ts";
+import { setWarnings } from "../http/responses.ts";
 import { segmentOf } from "../registry/generic/strategy.ts";
 import { type EventFrame, eventFrame } from "../watch/event-frame.ts";
 import { EventWriter } from "../watch/event-writer.ts";
@@ -50,6 +51,7 @@ export async function handleWatch(deps: HandlerDeps, scope: RequestScope): Promi
   res.setHeader("Content-Type", "application/json");
   res.setHeader("Cache-Control", "no-cache, private");
   res.setHeader("Transfer-Encoding", "chunked");
+  setWarnings(res, scope.warnings);
   res.flushHeaders();
 
   const done = new AbortController();

@@ -5,6 +5,11 @@ import { StorageError } from "../../storage/index.ts";
 /** Headers every API response carries. */
 function baseHeaders(res: ServerResponse, warnings: readonly string[]): void {
   res.setHeader("Cache-Control", "no-cache, private");
+  setWarnings(res, warnings);
+}
+
+/** `Warning: 299 - "…"` headers, one per warning, as kube-apiserver's warning recorder writes. */
+export function setWarnings(res: ServerResponse, warnings: readonly string[]): void {
   if (warnings.length > 0) {
     res.setHeader(
       "Warning",

@@ -64,7 +64,13 @@ for (const version of ["1.27", "1.30", "1.33"]) {
         /service\/web exposed/,
       );
       const endpoints = await eventually(async () => {
-        const out = ok(await run(["-n", ns, "get", "endpoints", "web"]), "get endpoints");
+        const result = await run(["-n", ns, "get", "endpoints", "web"]);
+        // kube-apiserver 1.33 deprecates v1 Endpoints; kubectl prints its warning.
+        assert.match(
+          result.stderr,
+          /^Warning: v1 Endpoints is deprecated in v1\.33\+; use discovery\.k8s\.io\/v1 EndpointSlice$/m,
+        );
+        const out = ok(result, "get endpoints");
         assert.match(out, /^NAME\s+ENDPOINTS\s+AGE$/m);
         const row = /^web\s+(\S+)\s+\S+$/m.exec(out);
         assert.ok(row !== null, `a row for web in:\n${out}`);
