@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { get as httpGet } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
@@ -86,6 +87,42 @@ describe("listenComponentSocket", () => {
       }
       assert.equal(existsSync(socket.path), false, "close removes the socket file");
       await socket.close();
+    });
+  });
+
+  test("a socket another running server answers on is left to it: the components keep to TCP, and the log says so", async () => {
+    await withScratch(async (dir) => {
+      const first = await listenComponentSocket(
+        dir,
+        (_req, res) => res.end("first"),
+        discardLogger,
+      );
+      assert.ok(first !== undefined, "the first server serves the socket");
+      const lines: string[] = [];
+      try {
+        const second = await listenComponentSocket(
+          dir,
+          (_req, res) => res.end("second"),
+          recordingLogger(lines),
+        );
+        assert.equal(second, undefined);
+        assert.deepEqual(lines, [
+          "Components reach the API server over TCP: another server answers on the socket",
+        ]);
+        assert.ok(statSync(first.path).isSocket(), "the first server's socket is still there");
+        const body = await new Promise<string>((resolve, reject) => {
+          httpGet({ socketPath: first.path, path: "/", agent: false }, (res) => {
+            let text = "";
+            res.on("data", (chunk: Buffer) => {
+              text += chunk.toString();
+            });
+            res.on("end", () => resolve(text));
+          }).on("error", reject);
+        });
+        assert.equal(body, "first", "the first server still answers on its socket");
+      } finally {
+        await first.close();
+      }
     });
   });
 

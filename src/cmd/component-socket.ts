@@ -5,8 +5,9 @@
  * request and watch event (decision 0017). Only the data directory's owner may open it (mode
  * 0600); everyone else, kubectl included, uses the TCP port.
  */
-import { chmodSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, rmSync } from "node:fs";
 import { createServer, type RequestListener } from "node:http";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { errorMessage, type Logger } from "../util/index.ts";
 
@@ -28,7 +29,9 @@ export interface ComponentSocket {
 /**
  * Serves `handler` on `DATA_DIR/apiserver.sock`, replacing a file a stopped server left
  * behind. Resolves to undefined, and the components keep to TCP, when the path is too long for
- * a socket address or the socket cannot be made (the reason is logged).
+ * a socket address, another running server answers on it (a second gantry on the same data
+ * dir must not take the first one's components), or the socket cannot be made (the reason is
+ * logged).
  */
 export async function listenComponentSocket(
   dataDir: string,
@@ -40,6 +43,12 @@ export async function listenComponentSocket(
     logger.v(1).info("Components reach the API server over TCP: the socket path is too long", {
       path,
       maxBytes: maxSocketPathBytes,
+    });
+    return undefined;
+  }
+  if (existsSync(path) && (await answers(path))) {
+    logger.info("Components reach the API server over TCP: another server answers on the socket", {
+      path,
     });
     return undefined;
   }
@@ -76,4 +85,16 @@ export async function listenComponentSocket(
       return closed;
     },
   };
+}
+
+/** Whether something accepts connections on the socket at `path` (a live server, not a stale file). */
+function answers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = connect({ path });
+    probe.once("connect", () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once("error", () => resolve(false));
+  });
 }
