@@ -12,6 +12,7 @@ import { rbacV1Kinds } from "./rbac/index.ts";
 import { schedulingV1Kinds } from "./scheduling/v1/index.ts";
 import { schedulingV1alpha1Kinds } from "./scheduling/v1alpha1/index.ts";
 import type { KindDefinition } from "./scheme.ts";
+import { storageV1Kinds } from "./storage/v1/index.ts";
 
 /** Every built-in kind gantry serves, in discovery order. */
 export function builtInKinds(): KindDefinition[] {
@@ -28,6 +29,7 @@ export function builtInKinds(): KindDefinition[] {
     ...schedulingV1alpha1Kinds,
     ...coordinationV1Kinds,
     ...discoveryV1Kinds,
+    ...storageV1Kinds,
     ...apiextensionsV1Kinds,
   ] as unknown as KindDefinition[];
 }

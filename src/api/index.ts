@@ -167,6 +167,33 @@ export type {
   NodeSystemInfo,
   Taint,
 } from "./core/v1/node-types.ts";
+export {
+  applyPersistentVolumeClaimDefaults,
+  applyPersistentVolumeDefaults,
+  betaStorageClassAnnotation,
+  type PersistentVolume,
+  type PersistentVolumeAccessMode,
+  type PersistentVolumeClaim,
+  type PersistentVolumeClaimPhase,
+  type PersistentVolumeClaimSpec,
+  type PersistentVolumeMode,
+  type PersistentVolumePhase,
+  type PersistentVolumeReclaimPolicy,
+  type PersistentVolumeSpec,
+  persistentVolumeSourceFields,
+} from "./core/v1/persistent-volume.ts";
+export {
+  persistentVolumeClaimKind,
+  persistentVolumeKind,
+} from "./core/v1/persistent-volume-kinds.ts";
+export {
+  validatePersistentVolume,
+  validatePersistentVolumeClaim,
+  validatePersistentVolumeClaimStatusUpdate,
+  validatePersistentVolumeClaimUpdate,
+  validatePersistentVolumeStatusUpdate,
+  validatePersistentVolumeUpdate,
+} from "./core/v1/persistent-volume-validation.ts";
 export { applyPodDefaults, podKind } from "./core/v1/pod.ts";
 // core/v1: pod template (PodSpec and what it contains) — types, defaults, validation
 export {
@@ -236,6 +263,13 @@ export type {
   WeightedPodAffinityTerm,
   WorkloadReference,
 } from "./core/v1/pod-template.ts";
+export {
+  applyPodTemplateDefaults,
+  type PodTemplate,
+  podTemplateKind,
+  validatePodTemplate,
+  validatePodTemplateUpdate,
+} from "./core/v1/pod-template-kind.ts";
 export type {
   ContainerState,
   ContainerStatus,
@@ -769,6 +803,21 @@ export {
   type ScaleSubresource,
   type Verb,
 } from "./scheme.ts";
+// storage.k8s.io/v1
+export {
+  applyStorageClassDefaults,
+  betaIsDefaultStorageClassAnnotation,
+  isDefaultStorageClass,
+  isDefaultStorageClassAnnotation,
+  pickDefaultStorageClass,
+  type StorageClass,
+  storageClassKind,
+  storageV1Definitions,
+  storageV1Kinds,
+  type VolumeBindingMode,
+  validateStorageClass,
+  validateStorageClassUpdate,
+} from "./storage/v1/index.ts";
 export { semanticEqual } from "./validation/equality.ts";
 // core/v1: shared validation (names, object meta, selectors)
 export {

@@ -6,6 +6,7 @@ import type { Clock, JsonObject, Logger, Random } from "../util/index.ts";
 import { AdmissionChain, type AdmissionPlugin, type ObjectReader } from "./admission/index.ts";
 import { orderAdmissionPlugins } from "./admission/order.ts";
 import { newDefaultIngressClass } from "./admission/plugins/default-ingress-class.ts";
+import { newDefaultStorageClass } from "./admission/plugins/default-storage-class.ts";
 import { newDefaultTolerationSeconds } from "./admission/plugins/default-toleration-seconds.ts";
 import { newLimitRanger } from "./admission/plugins/limit-ranger.ts";
 import { newNamespaceLifecycle } from "./admission/plugins/namespace-lifecycle.ts";
@@ -16,6 +17,7 @@ import {
 import { newPriority } from "./admission/plugins/priority.ts";
 import { newResourceQuota } from "./admission/plugins/resource-quota.ts";
 import { newServiceAccountAdmission } from "./admission/plugins/service-account.ts";
+import { newStorageObjectInUseProtection } from "./admission/plugins/storage-object-in-use-protection.ts";
 import type { Auditing } from "./audit/index.ts";
 import type { Authenticator } from "./authn.ts";
 import {
@@ -199,6 +201,8 @@ export class ApiServer {
         ...(options.defaultTolerations === undefined
           ? []
           : [newDefaultTolerationSeconds(options.defaultTolerations)]),
+        newDefaultStorageClass(this.reader),
+        newStorageObjectInUseProtection(),
         newDefaultIngressClass(this.reader),
         // Validating only: it sees every mutation, the webhooks' (gang, Kueue) included.
         newPodSecurity(this.reader, {

@@ -51,6 +51,28 @@ export const replicationControllersResource = ref(
 );
 export const resourceQuotasResource = ref("", "v1", "resourcequotas", "ResourceQuota", true);
 export const limitRangesResource = ref("", "v1", "limitranges", "LimitRange", true);
+export const persistentVolumesResource = ref(
+  "",
+  "v1",
+  "persistentvolumes",
+  "PersistentVolume",
+  false,
+);
+export const persistentVolumeClaimsResource = ref(
+  "",
+  "v1",
+  "persistentvolumeclaims",
+  "PersistentVolumeClaim",
+  true,
+);
+export const podTemplatesResource = ref("", "v1", "podtemplates", "PodTemplate", true);
+export const storageClassesResource = ref(
+  "storage.k8s.io",
+  "v1",
+  "storageclasses",
+  "StorageClass",
+  false,
+);
 export const deploymentsResource = ref("apps", "v1", "deployments", "Deployment", true);
 export const replicaSetsResource = ref("apps", "v1", "replicasets", "ReplicaSet", true);
 export const statefulSetsResource = ref("apps", "v1", "statefulsets", "StatefulSet", true);
@@ -130,6 +152,9 @@ export const builtInResources: readonly ResourceRef[] = Object.freeze([
   replicationControllersResource,
   resourceQuotasResource,
   limitRangesResource,
+  persistentVolumesResource,
+  persistentVolumeClaimsResource,
+  podTemplatesResource,
   deploymentsResource,
   replicaSetsResource,
   statefulSetsResource,
@@ -141,6 +166,7 @@ export const builtInResources: readonly ResourceRef[] = Object.freeze([
   networkPoliciesResource,
   leasesResource,
   endpointSlicesResource,
+  storageClassesResource,
   podDisruptionBudgetsResource,
   priorityClassesResource,
   workloadsResource,

@@ -13,9 +13,10 @@ const systemContext = {
 };
 
 /**
- * The objects every cluster starts with: system namespaces, priority classes and the CRDs of
- * the controllers gantry runs (LeaderWorkerSet, and Kueue's for the queueing component). A
- * namespace or priority class that exists is left as it is, so several API servers starting at
+ * The objects every cluster starts with: system namespaces, priority classes, the default
+ * StorageClass `standard` and the CRDs of the controllers gantry runs (LeaderWorkerSet, and
+ * Kueue's for the queueing component). A namespace, priority class or storage class that exists
+ * is left as it is, so several API servers starting at
  * once on one storage create each object exactly once. The CRDs are gantry's own: one that
  * exists gets this gantry's spec, as `kubectl apply` of a newer Kueue release updates Kueue's
  * (a spec that is already current is not written again).
@@ -36,6 +37,19 @@ export async function bootstrap(server: ApiServer): Promise<void> {
     metadata: { name: "system-node-critical" },
     value: 2000001000,
     description: "Used for system critical pods that must not be moved from their current node.",
+  });
+  // The default class, as kind ships `standard`: claims without a class get volumes from the
+  // persistentvolume-binder's emulated provisioner, at once (the scheduler has no VolumeBinding
+  // step that would set a WaitForFirstConsumer claim's node).
+  const storageClasses = server.store("storage.k8s.io", "v1", "storageclasses");
+  await ensure(storageClasses, "", {
+    metadata: {
+      name: "standard",
+      annotations: { "storageclass.kubernetes.io/is-default-class": "true" },
+    },
+    provisioner: "gantry.dev/emulated",
+    reclaimPolicy: "Delete",
+    volumeBindingMode: "Immediate",
   });
   const crds = server.store("apiextensions.k8s.io", "v1", "customresourcedefinitions");
   for (const crd of [leaderWorkerSetCrd(), ...kueueCrds()]) {
@@ -70,7 +84,9 @@ async function ensureCurrentSpec(
 async function ensure(
   store: ReturnType<ApiServer["store"]>,
   namespace: string,
-  obj: Omit<KubeObject, "metadata"> & { metadata: { name: string } },
+  obj: Omit<KubeObject, "metadata"> & {
+    metadata: { name: string; annotations?: Record<string, string> };
+  },
 ): Promise<void> {
   if (store === undefined) return;
   try {

@@ -28,6 +28,9 @@ import {
   newTaintEvictionController,
   type PodGcControllerOptions,
 } from "./node-lifecycle/index.ts";
+import { newPersistentVolumeBinder } from "./persistent-volume/index.ts";
+import { newPvProtectionController } from "./pv-protection/index.ts";
+import { newPvcProtectionController } from "./pvc-protection/index.ts";
 import {
   newReplicaSetController,
   replicaSetKind,
@@ -55,6 +58,9 @@ export const controllerNames = [
   "ttl-after-finished",
   "endpoint",
   "endpointslice",
+  "persistentvolume-binder",
+  "pvc-protection",
+  "pv-protection",
   "nodelifecycle",
   "taint-eviction-controller",
   "podgc",
@@ -83,7 +89,7 @@ export interface ControllerManagerOptions {
   /**
    * Workers per controller. @default upstream's --concurrent-*-syncs: 5 replicaset,
    * replicationcontroller, deployment, statefulset, job, cronjob, ttl-after-finished, endpoint,
-   * endpointslice; 2 daemonset;
+   * endpointslice; 2 daemonset; 1 persistentvolume-binder, pvc-protection and pv-protection;
    * 10 namespace; 20 garbagecollector; 8 nodelifecycle and taint-eviction-controller (upstream's
    * fixed worker counts); 2 podgc
    */
@@ -127,6 +133,9 @@ const components: Readonly<Record<ControllerName, string>> = {
   "ttl-after-finished": "ttl-after-finished-controller",
   endpoint: "endpoint-controller",
   endpointslice: "endpoint-slice-controller",
+  "persistentvolume-binder": "persistentvolume-controller",
+  "pvc-protection": "pvc-protection-controller",
+  "pv-protection": "pv-protection-controller",
   nodelifecycle: "node-controller",
   "taint-eviction-controller": "taint-eviction-controller",
   // lws's manager records as "leaderworkerset" (mgr.GetEventRecorderFor).
@@ -200,6 +209,12 @@ export function newControllerManager(
         return newEndpointsController({ ...base, logger, events }, common);
       case "endpointslice":
         return newEndpointSliceController({ ...base, logger, events }, common);
+      case "persistentvolume-binder":
+        return newPersistentVolumeBinder({ ...base, logger, events }, common);
+      case "pvc-protection":
+        return newPvcProtectionController({ ...base, logger }, common);
+      case "pv-protection":
+        return newPvProtectionController({ ...base, logger }, common);
       case "nodelifecycle":
         return newNodeLifecycleController(
           { ...base, logger, events },

@@ -164,6 +164,8 @@ function controllerManagerControllerRules(): PolicyRule[] {
     // endpoint and endpointslice: a Service's Endpoints and EndpointSlices.
     rule(["create"], [core], ["endpoints"]),
     rule(["create"], [discovery], ["endpointslices"]),
+    // persistentvolume-binder: the emulated provisioner's PersistentVolumes.
+    rule(["create"], [core], ["persistentvolumes"]),
     rule(["create"], [apps], ["replicasets", "controllerrevisions"]),
     rule(["create"], [batch], ["jobs"]),
     rule(["create"], [scheduling], ["workloads", "podgroups"]),

@@ -29,8 +29,10 @@ test("orderAdmissionPlugins: upstream's recommended order whatever the input ord
     "GangAdmission",
     "LimitRanger",
     "ServiceAccount",
-    "DefaultTolerationSeconds",
     "DefaultIngressClass",
+    "DefaultStorageClass",
+    "DefaultTolerationSeconds",
+    "StorageObjectInUseProtection",
   ];
   assert.deepEqual(
     orderAdmissionPlugins(shuffled.map(named)).map((p) => p.name),
@@ -81,6 +83,8 @@ test("ApiServer: the admission chain runs in upstream's order, ResourceQuota las
     "PodSecurity",
     "Priority",
     "DefaultTolerationSeconds",
+    "DefaultStorageClass",
+    "StorageObjectInUseProtection",
     "DefaultIngressClass",
     "GangAdmission",
     "KueuePodWebhook",

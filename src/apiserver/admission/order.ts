@@ -20,6 +20,8 @@ export const admissionPluginOrder = [
   "PodSecurity",
   "Priority",
   "DefaultTolerationSeconds",
+  "DefaultStorageClass",
+  "StorageObjectInUseProtection",
   "DefaultIngressClass",
   "GangAdmission",
   "KueuePodWebhook",

@@ -29,6 +29,12 @@ import { nodePrinter } from "./node.ts";
 import { podPrinter } from "./pod.ts";
 import { limitRangePrinter, resourceQuotaPrinter } from "./quota.ts";
 import { clusterRoleBindingPrinter, roleBindingPrinter, rolePrinter } from "./rbac.ts";
+import {
+  persistentVolumeClaimPrinter,
+  persistentVolumePrinter,
+  podTemplatePrinter,
+  storageClassPrinter,
+} from "./storage.ts";
 import type { TablePrinter } from "./table.ts";
 
 /** The registry key of a resource: `"<group>/<resource>"`, core group empty (`"/pods"`). */
@@ -55,6 +61,9 @@ export function builtInPrinters(): ReadonlyMap<string, TablePrinter> {
     ["/replicationcontrollers", replicationControllerPrinter],
     ["/resourcequotas", resourceQuotaPrinter],
     ["/limitranges", limitRangePrinter],
+    ["/persistentvolumes", persistentVolumePrinter],
+    ["/persistentvolumeclaims", persistentVolumeClaimPrinter],
+    ["/podtemplates", podTemplatePrinter],
     ["apps/deployments", deploymentPrinter],
     ["apps/replicasets", replicaSetPrinter],
     ["apps/statefulsets", statefulSetPrinter],
@@ -68,6 +77,7 @@ export function builtInPrinters(): ReadonlyMap<string, TablePrinter> {
     ["policy/poddisruptionbudgets", podDisruptionBudgetPrinter],
     ["coordination.k8s.io/leases", leasePrinter],
     ["discovery.k8s.io/endpointslices", endpointSlicePrinter],
+    ["storage.k8s.io/storageclasses", storageClassPrinter],
     ["rbac.authorization.k8s.io/roles", rolePrinter],
     ["rbac.authorization.k8s.io/clusterroles", rolePrinter],
     ["rbac.authorization.k8s.io/rolebindings", roleBindingPrinter],

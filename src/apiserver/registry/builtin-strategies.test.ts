@@ -34,6 +34,28 @@ test("pod strategy: a create replaces the given status with Pending", async () =
   assert.deepEqual(created.body.status, { phase: "Pending", qosClass: "BestEffort" });
 });
 
+test("persistentvolume strategy: a new volume is Pending since its creation", async () => {
+  await using server = await startTestServer();
+  const pv = {
+    apiVersion: "v1",
+    kind: "PersistentVolume",
+    metadata: { name: "pv-1" },
+    spec: {
+      capacity: { storage: "1Gi" },
+      accessModes: ["ReadWriteOnce"],
+      hostPath: { path: "/d" },
+    },
+    status: { phase: "Bound" },
+  };
+  const created = await server.request("POST", "/api/v1/persistentvolumes", pv);
+  assert.equal(created.status, 201, created.text);
+  assert.equal(created.body.status.phase, "Pending", "the given status is dropped");
+  const since =
+    Date.parse(created.body.status.lastPhaseTransitionTime) -
+    Date.parse(created.body.metadata.creationTimestamp);
+  assert.ok(since >= 0 && since <= 1000, `the phase dates from the creation (${since} ms later)`);
+});
+
 test("binding subresource: assigns an unbound pod without pod update validation, then 409", async () => {
   await using server = await startTestServer();
   const pod = {

@@ -1,4 +1,5 @@
 import type { DeleteOptions, KubeObject } from "../../api/index.ts";
+import { rfc3339 } from "../../util/index.ts";
 import type { Strategy } from "./generic/strategy.ts";
 import { namespaceStrategy } from "./namespace-strategy.ts";
 
@@ -43,6 +44,17 @@ export function podStrategy(
   };
 }
 
+/**
+ * PersistentVolumes: upstream's strategy (PersistentVolumeLastPhaseTransitionTime, GA in 1.31)
+ * stamps the Pending phase of a new volume with the time of its creation.
+ */
+export const persistentVolumeStrategy: Strategy = {
+  prepareForCreate(pv, context) {
+    const status = (pv["status"] ?? {}) as Record<string, unknown>;
+    pv["status"] = { ...status, lastPhaseTransitionTime: rfc3339(context.clock.now()) };
+  },
+};
+
 /** Strategies for built-in resources that need more than the generic behaviour. */
 export function builtInStrategies(deps: {
   qosClassOf: (pod: KubeObject) => string;
@@ -62,6 +74,7 @@ export function builtInStrategies(deps: {
     ["/namespaces", namespaceStrategy],
     ["/nodes", { keepsStatusOnCreate: true, subresources: ["proxy"] }],
     ["/serviceaccounts", { subresources: ["token"] }],
+    ["/persistentvolumes", persistentVolumeStrategy],
     ["batch/jobs", job],
   ]);
 }

@@ -138,6 +138,17 @@ export const fixtureBodies: Readonly<Record<string, Record<string, unknown>>> = 
     metadata: { labels: { app: "fuzz" } },
     spec: { containers: [{ ...container, ports: [{ containerPort: 8080 }] }] },
   },
+  "v1/persistentvolumes": {
+    spec: {
+      capacity: { storage: "1Gi" },
+      accessModes: ["ReadWriteOnce"],
+      hostPath: { path: "/tmp/fuzz" },
+    },
+  },
+  "v1/persistentvolumeclaims": {
+    spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } },
+  },
+  "v1/podtemplates": { template: podTemplate },
   "v1/replicationcontrollers": {
     spec: { replicas: 1, selector: { app: "fuzz" }, template: podTemplate },
   },
@@ -202,6 +213,10 @@ export const fixtureBodies: Readonly<Record<string, Record<string, unknown>>> = 
       ingress: [{ from: [{ ipBlock: { cidr: "10.0.0.0/8", except: ["10.1.0.0/16"] } }] }],
       egress: [{ ports: [{ port: 53, protocol: "UDP" }] }],
     },
+  },
+  "storage.k8s.io/v1/storageclasses": {
+    provisioner: "example.com/fuzz",
+    parameters: { type: "fuzz" },
   },
   "coordination.k8s.io/v1/leases": { spec: { holderIdentity: "fuzz", leaseDurationSeconds: 15 } },
   "rbac.authorization.k8s.io/v1/roles": {

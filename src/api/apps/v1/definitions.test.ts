@@ -10,6 +10,7 @@ import { policyV1beta1EvictionDefinitions, policyV1Definitions } from "../../pol
 import { schedulingV1Definitions } from "../../scheduling/v1/schema.ts";
 import { schedulingV1alpha1Definitions } from "../../scheduling/v1alpha1/schema.ts";
 import { type Definitions, refName, type Schema } from "../../schema/schema.ts";
+import { storageV1Definitions } from "../../storage/v1/schema.ts";
 import { appsV1Definitions } from "./definitions.ts";
 
 /** Every `$ref` inside a schema, following its sub-schemas (not property names, which may be `$ref`). */
@@ -37,6 +38,7 @@ const groups: Record<string, Definitions> = {
   "apiextensions.k8s.io/v1": apiextensionsV1Definitions,
   "autoscaling/v1": autoscalingV1Definitions,
   "networking.k8s.io/v1": networkingV1Definitions,
+  "storage.k8s.io/v1": storageV1Definitions,
 };
 
 const union: Definitions = { ...coreV1Definitions, ...Object.assign({}, ...Object.values(groups)) };
@@ -80,6 +82,7 @@ test("definitions: every top-level kind carries its group/version/kind", () => {
     "Ingress",
     "IngressClass",
     "NetworkPolicy",
+    "StorageClass",
   ]) {
     assert.ok(kinds.includes(kind), `${kind} has no x-kubernetes-group-version-kind`);
   }

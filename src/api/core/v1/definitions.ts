@@ -4,6 +4,7 @@ import { clusterDefinitions } from "./schema-cluster.ts";
 import { endpointsDefinitions } from "./schema-endpoints.ts";
 import { podTemplateDefinitions } from "./schema-pod-template.ts";
 import { quotaDefinitions } from "./schema-quota.ts";
+import { storageDefinitions } from "./schema-storage.ts";
 import { workloadDefinitions } from "./schema-workloads.ts";
 
 /** Every named schema core/v1 defines, including the shared meta ones its kinds refer to. */
@@ -14,4 +15,5 @@ export const coreV1Definitions: Definitions = {
   ...clusterDefinitions,
   ...quotaDefinitions,
   ...endpointsDefinitions,
+  ...storageDefinitions,
 };

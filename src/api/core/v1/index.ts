@@ -7,7 +7,9 @@ import { eventKind } from "./event.ts";
 import { limitRangeKind } from "./limit-range.ts";
 import { namespaceKind } from "./namespace.ts";
 import { nodeKind } from "./node.ts";
+import { persistentVolumeClaimKind, persistentVolumeKind } from "./persistent-volume-kinds.ts";
 import { podKind } from "./pod.ts";
+import { podTemplateKind } from "./pod-template-kind.ts";
 import { replicationControllerKind } from "./replication-controller.ts";
 import { resourceQuotaKind } from "./resource-quota.ts";
 import { secretKind } from "./secret.ts";
@@ -23,7 +25,10 @@ export const coreV1Kinds: readonly KindDefinition[] = [
   limitRangeKind,
   namespaceKind,
   nodeKind,
+  persistentVolumeClaimKind,
+  persistentVolumeKind,
   podKind,
+  podTemplateKind,
   replicationControllerKind,
   resourceQuotaKind,
   secretKind,

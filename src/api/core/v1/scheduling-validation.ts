@@ -172,7 +172,8 @@ function validateNodeSelectorTerm(term: NodeSelectorTerm, path: FieldPath): Fiel
   return errs;
 }
 
-function validateNodeSelector(selector: NodeSelector, path: FieldPath): FieldErrorList {
+/** `ValidateNodeSelector`: at least one term, each with valid requirements. */
+export function validateNodeSelector(selector: NodeSelector, path: FieldPath): FieldErrorList {
   const terms = selector.nodeSelectorTerms ?? [];
   const termsPath = path.child("nodeSelectorTerms");
   if (terms.length === 0) return [required(termsPath, "must have at least one node selector term")];

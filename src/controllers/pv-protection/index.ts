@@ -1,0 +1,7 @@
+// The pv-protection controller.
+export {
+  newPvProtectionController,
+  type PvProtectionControllerDeps,
+  type PvProtectionControllerOptions,
+  pvProtectionFinalizer,
+} from "./controller.ts";
