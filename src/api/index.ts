@@ -612,6 +612,7 @@ export {
   selectorToString,
 } from "./meta/labels/selector.ts";
 export { withoutManagedFields } from "./meta/managed-fields.ts";
+export { newestByCreation } from "./meta/newest.ts";
 export {
   metadataEndOf,
   type ObjectJson,

@@ -56,6 +56,7 @@ export {
   referenceTo,
 } from "./events.ts";
 export { Expectations, type ExpectationsOptions, expectationsTimeoutMs } from "./expectations.ts";
+export { removeFinalizer } from "./finalizers.ts";
 export {
   computeHash,
   fnv32,

@@ -7,15 +7,15 @@ import type { PersistentVolume } from "../../api/index.ts";
 import {
   type Client,
   type InformerFactory,
-  isNotFound,
   persistentVolumesResource,
 } from "../../client/index.ts";
-import { type Clock, deepCopy, type Logger } from "../../util/index.ts";
+import type { Clock, Logger } from "../../util/index.ts";
 import {
   type Controller,
   defineController,
   done,
   type ReconcileResult,
+  removeFinalizer,
   splitKey,
 } from "../framework/index.ts";
 
@@ -47,13 +47,7 @@ export function newPvProtectionController(
     if (!finalizers.includes(pvProtectionFinalizer)) return done;
     // `isVolumeUsed`: a Bound volume is in use.
     if (volume.status?.phase === "Bound") return done;
-    const next = deepCopy(volume) as PersistentVolume;
-    next.metadata.finalizers = finalizers.filter((f) => f !== pvProtectionFinalizer);
-    try {
-      await deps.client.update<PersistentVolume>(persistentVolumesResource, next);
-    } catch (error: unknown) {
-      if (!isNotFound(error)) throw error;
-    }
+    await removeFinalizer(deps.client, persistentVolumesResource, volume, pvProtectionFinalizer);
     return done;
   };
 

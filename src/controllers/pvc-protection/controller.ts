@@ -9,16 +9,16 @@ import { isPodTerminal, type PersistentVolumeClaim, type Pod } from "../../api/i
 import {
   type Client,
   type InformerFactory,
-  isNotFound,
   persistentVolumeClaimsResource,
   podsResource,
 } from "../../client/index.ts";
-import { type Clock, type DeepReadonly, deepCopy, type Logger } from "../../util/index.ts";
+import type { Clock, DeepReadonly, Logger } from "../../util/index.ts";
 import {
   type Controller,
   defineController,
   done,
   type ReconcileResult,
+  removeFinalizer,
   splitKey,
   watch,
 } from "../framework/index.ts";
@@ -74,13 +74,12 @@ export function newPvcProtectionController(
     // The cache may lag a pod created a moment ago: ask the API server before letting go.
     const live = await deps.client.list<Pod>(podsResource, namespace);
     if (live.items.some((pod) => podUsesClaim(pod, name))) return done;
-    const next = deepCopy(claim) as PersistentVolumeClaim;
-    next.metadata.finalizers = finalizers.filter((f) => f !== pvcProtectionFinalizer);
-    try {
-      await deps.client.update<PersistentVolumeClaim>(persistentVolumeClaimsResource, next);
-    } catch (error: unknown) {
-      if (!isNotFound(error)) throw error;
-    }
+    await removeFinalizer(
+      deps.client,
+      persistentVolumeClaimsResource,
+      claim,
+      pvcProtectionFinalizer,
+    );
     return done;
   };
 

@@ -2,6 +2,8 @@
  * storage.k8s.io/v1 StorageClass: type, the default-class annotation and defaults
  * (`SetDefaults_StorageClass`, pkg/apis/storage/v1/defaults.go, 1.33).
  */
+
+import { newestByCreation } from "../../meta/newest.ts";
 import type { KubeObject } from "../../meta/types.ts";
 
 export type VolumeBindingMode = "Immediate" | "WaitForFirstConsumer";
@@ -49,13 +51,7 @@ export function applyStorageClassDefaults(storageClass: StorageClass): void {
 export function pickDefaultStorageClass<C extends ClassMetadata>(
   classes: readonly C[],
 ): C | undefined {
-  const created = (c: C): number => Date.parse(c.metadata.creationTimestamp ?? "") || 0;
-  return classes.filter(isDefaultStorageClass).sort((a, b) => {
-    const byAge = created(b) - created(a);
-    if (byAge !== 0) return byAge;
-    const [x, y] = [a.metadata.name ?? "", b.metadata.name ?? ""];
-    return x < y ? -1 : x > y ? 1 : 0;
-  })[0];
+  return newestByCreation(classes.filter(isDefaultStorageClass));
 }
 
 /** `IsDefaultAnnotation` (storage/util): either spelling of the annotation set to `"true"`. */

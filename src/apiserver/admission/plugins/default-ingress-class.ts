@@ -3,6 +3,7 @@ import {
   type IngressClass,
   ingressClassAnnotation,
   isDefaultIngressClassAnnotation,
+  newestByCreation,
 } from "../../../api/index.ts";
 import { type AdmissionPlugin, admit, type ObjectReader } from "../admission.ts";
 
@@ -14,15 +15,9 @@ const segment = "ingressclasses.networking.k8s.io";
  * upstream's `getDefaultClass` picks when several are marked. `undefined` when none is.
  */
 export function defaultIngressClass(classes: readonly IngressClass[]): IngressClass | undefined {
-  const created = (c: IngressClass): number => Date.parse(c.metadata.creationTimestamp ?? "") || 0;
-  return classes
-    .filter((c) => c.metadata.annotations?.[isDefaultIngressClassAnnotation] === "true")
-    .sort((a, b) => {
-      const byAge = created(b) - created(a);
-      if (byAge !== 0) return byAge;
-      const [x, y] = [a.metadata.name ?? "", b.metadata.name ?? ""];
-      return x < y ? -1 : x > y ? 1 : 0;
-    })[0];
+  return newestByCreation(
+    classes.filter((c) => c.metadata.annotations?.[isDefaultIngressClassAnnotation] === "true"),
+  );
 }
 
 /**
