@@ -29,6 +29,7 @@ import {
   isHeadless,
   podIpv4,
   podReference,
+  sameLabels,
   shouldPodBeInEndpoints,
   shouldSetHostname,
 } from "../framework/index.ts";
@@ -145,15 +146,6 @@ const endpointId = (e: DeepReadonly<Endpoint>): string =>
   e.targetRef?.uid !== undefined && e.targetRef.uid !== ""
     ? e.targetRef.uid
     : (e.addresses[0] ?? "");
-
-/** Label maps equal whatever their key order (an empty value is not a missing one). */
-const sameLabels = (
-  a: Readonly<Record<string, string>> | undefined,
-  b: Readonly<Record<string, string>>,
-): boolean => {
-  const x = Object.entries(a ?? {});
-  return x.length === Object.keys(b).length && x.every(([k, v]) => b[k] === v);
-};
 
 interface Group {
   ports: EndpointSlicePort[];

@@ -41,6 +41,7 @@ import {
   isHeadless,
   lastChangeTriggerTimeAnnotation,
   type ReconcileResult,
+  sameLabels,
   splitKey,
   TriggerTimeTracker,
   watch,
@@ -61,16 +62,6 @@ export interface EndpointsControllerOptions {
 }
 
 type S = DeepReadonly<Service>;
-
-/** Labels as upstream's semantic equality sees them: a missing map equals an empty one. */
-function sameLabels(
-  a: Readonly<Record<string, string>> | undefined,
-  b: Readonly<Record<string, string>> | undefined,
-): boolean {
-  const x = Object.entries(a ?? {}).sort(([k], [l]) => k.localeCompare(l));
-  const y = Object.entries(b ?? {}).sort(([k], [l]) => k.localeCompare(l));
-  return JSON.stringify(x) === JSON.stringify(y);
-}
 
 /** The Service keys (`namespace/name`) whose selector matches any of these label sets. */
 function servicesSelecting(

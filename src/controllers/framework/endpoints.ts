@@ -125,3 +125,12 @@ export class TriggerTimeTracker {
     this.#states.delete(key);
   }
 }
+
+/** Label maps equal whatever their key order; a missing map is an empty one. */
+export function sameLabels(
+  a: Readonly<Record<string, string>> | undefined,
+  b: Readonly<Record<string, string>> | undefined,
+): boolean {
+  const x = Object.entries(a ?? {});
+  return x.length === Object.keys(b ?? {}).length && x.every(([k, v]) => b?.[k] === v);
+}

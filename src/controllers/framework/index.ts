@@ -40,6 +40,7 @@ export {
   lastChangeTriggerTimeAnnotation,
   podIpv4,
   podReference,
+  sameLabels,
   shouldPodBeInEndpoints,
   shouldSetHostname,
   TriggerTimeTracker,
